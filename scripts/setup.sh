@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Creates .venv (if needed) and installs the project with its test tools. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]"

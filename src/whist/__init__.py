@@ -1,0 +1,3 @@
+"""Whist Club: the whist family of card games."""
+
+__version__ = "0.1.0"

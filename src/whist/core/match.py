@@ -1,0 +1,222 @@
+"""A match: deals to the target, driven one action at a time.
+
+A match is a deterministic function of (variant, options, decks, dealers, actions): that
+is exactly a ``whist-record/1`` document, which is why replay, saved games and crash
+recovery all work by applying actions again. ``apply`` validates an action completely
+before changing anything, so a refused action leaves the match unchanged.
+
+Card play is the hot path of every simulation (bots, benchmarks, conformance tests), so
+``legal_actions`` and ``apply`` handle it inline and leave the rest to the variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from whist.core.actions import Action, Play, Resign
+from whist.core.cards import SUIT_MASK, Card, Hand
+from whist.core.errors import (
+    BAD_DEALER,
+    BAD_DECK,
+    CARD_NOT_AVAILABLE,
+    DEAL_IN_PROGRESS,
+    INVALID_SEAT,
+    MATCH_OVER,
+    MUST_FOLLOW_SUIT,
+    NO_DEAL_IN_PROGRESS,
+    NOT_YOUR_TURN,
+    WRONG_PHASE,
+    WhistError,
+)
+from whist.core.options import Options
+from whist.core.rules import side_of, trick_winner
+from whist.core.state import Deal, Phase, Trick
+from whist.core.variant import Variant, plays_of
+
+_PLAY = Phase.PLAY
+
+
+class Match:
+    def __init__(self, variant: Variant, options: Options) -> None:
+        self.variant = variant
+        self.options = options
+        self.players = variant.players
+        self.scores = [0, 0]  # per side: seat in two-player games, team in four-player ones
+        self.deals: list[Deal] = []
+        self.deal: Deal | None = None  # the last deal, finished or not
+        self.log: list[list[Action]] = []  # the actions of each deal, in order
+        self.over = False
+        self.winner: int | None = None  # side, None while not over or for a draw
+        self.resigned: int | None = None  # seat that resigned
+
+    # ------------------------------------------------------------ queries
+    @property
+    def needs_deal(self) -> bool:
+        """True when the next deal's deck is wanted: no deal yet or the last one complete."""
+        return not self.over and (self.deal is None or self.deal.complete)
+
+    def next_dealer(self) -> int | None:
+        """The dealer of the next deal (rotation of RULES.md §0), None before the first."""
+        if self.deal is None:
+            return None
+        return (self.deal.dealer + 1) % self.players
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now: one seat, or for secret simultaneous choices every seat
+        still to choose (clockwise from the dealer's left)."""
+        deal = self.deal
+        if self.over or deal is None or deal.complete:
+            return ()
+        return self.variant.to_act(deal)
+
+    def next_seat(self) -> int | None:
+        seats = self.to_act()
+        return seats[0] if seats else None
+
+    def legal_mask(self, deal: Deal, seat: int) -> Hand:
+        """Cards ``seat`` may play, following suit where required (its turn assumed)."""
+        if self.variant.plays_from_hand:
+            avail = deal.hands[seat]
+        else:
+            avail = self.variant.available(deal, seat)
+        if deal.trick and deal.must_follow:
+            follow = avail & SUIT_MASK[deal.trick[0] // 13]
+            if follow:
+                return follow
+        return avail
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """Legal actions of ``seat`` (default: the next seat to act); resigning is always
+        allowed and never listed."""
+        deal = self.deal
+        if deal is None:
+            return ()
+        if deal.phase is _PLAY:
+            if seat is None:
+                seat = deal.turn
+            elif seat != deal.turn:
+                return ()
+            return plays_of(seat, self.legal_mask(deal, seat))
+        if self.over or deal.complete:
+            return ()
+        if seat is None:
+            seat = self.variant.to_act(deal)[0]
+        return self.variant.decision_actions(self, deal, seat)
+
+    # ----------------------------------------------------------- commands
+    def start_deal(self, deck: Sequence[Card], dealer: int | None = None) -> Deal:
+        """Begin the next deal with ``deck`` (top first). The first deal needs its dealer;
+        later ones follow the rotation, and a ``dealer`` given must match it."""
+        if self.over:
+            raise WhistError(MATCH_OVER, "the match is over")
+        if self.deal is not None and not self.deal.complete:
+            raise WhistError(DEAL_IN_PROGRESS, "the current deal is not finished")
+        expected = self.next_dealer()
+        if dealer is None:
+            if expected is None:
+                raise WhistError(BAD_DEALER, "the first deal needs a dealer")
+            dealer = expected
+        if not (type(dealer) is int and 0 <= dealer < self.players):
+            raise WhistError(BAD_DEALER, f"dealer must be a seat 0..{self.players - 1}")
+        if expected is not None and dealer != expected:
+            raise WhistError(BAD_DEALER, f"the dealer of this deal is seat {expected}")
+        cards = tuple(deck)
+        if len(cards) != 52 or _DECK_SET.difference(cards):
+            raise WhistError(BAD_DECK, "a deck is 52 distinct cards")
+        players = self.players
+        deal = Deal(
+            index=len(self.deals),
+            dealer=dealer,
+            deck=cards,
+            players=players,
+            hands=[0] * players,
+            won=[0, 0],
+            shown=[[] for _ in range(players)],
+        )
+        self.variant.setup_deal(self, deal)
+        self.deals.append(deal)
+        self.deal = deal
+        self.log.append([])
+        return deal
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise ``WhistError``; a refused action changes nothing."""
+        deal = self.deal
+        if type(action) is Play and deal is not None and deal.phase is _PLAY:
+            self._play(deal, action)
+            return
+        if self.over:
+            raise WhistError(MATCH_OVER, "the match is over")
+        seat = action.seat
+        if not (type(seat) is int and 0 <= seat < self.players):
+            raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
+        if isinstance(action, Resign):
+            self._resign(seat)
+            if self.log:
+                self.log[-1].append(action)
+            return
+        if deal is None or deal.complete:
+            raise WhistError(NO_DEAL_IN_PROGRESS, "no deal is in progress")
+        if isinstance(action, Play):
+            raise WhistError(WRONG_PHASE, "cards are not played in this phase")
+        self.variant.decide(self, deal, action)
+        self.log[-1].append(action)
+
+    # ------------------------------------------------------------ internals
+    def _resign(self, seat: int) -> None:
+        self.over = True
+        self.resigned = seat
+        self.winner = 1 - side_of(seat)
+        deal = self.deal
+        if deal is not None and not deal.complete:
+            deal.phase = Phase.DONE
+
+    def _play(self, deal: Deal, action: Play) -> None:
+        seat = action.seat
+        card = action.card
+        if seat != deal.turn:
+            if not (type(seat) is int and 0 <= seat < self.players):
+                raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
+            raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {seat}'s")
+        variant = self.variant
+        plain = variant.plays_from_hand
+        avail = deal.hands[seat] if plain else variant.available(deal, seat)
+        if not (type(card) is int and 0 <= card < 52 and (avail >> card) & 1):
+            raise WhistError(CARD_NOT_AVAILABLE, "that card is not yours to play")
+        trick = deal.trick
+        if trick and deal.must_follow:
+            follow = avail & SUIT_MASK[trick[0] // 13]
+            if follow and not (follow >> card) & 1:
+                raise WhistError(MUST_FOLLOW_SUIT, "you must follow suit")
+        if plain:
+            deal.hands[seat] = avail ^ (1 << card)
+        else:
+            variant.remove_card(self, deal, seat, card)
+        if deal.trump_card_up and seat == deal.dealer:
+            deal.trump_card_up = False  # Classic: the dealer takes up the turned card
+        trick.append(card)
+        self.log[-1].append(action)
+        players = self.players
+        if len(trick) < players:
+            deal.turn = (seat + 1) % players
+            return
+        winner = (deal.leader + trick_winner(trick, deal.trump)) % players
+        done = Trick(deal.leader, tuple(trick), winner, deal.stage)
+        deal.tricks.append(done)
+        if variant.trick_counts(self, deal):
+            deal.won[winner % 2] += 1
+        deal.trick = []
+        deal.leader = deal.turn = winner
+        variant.after_trick(self, deal, done)
+        if deal.phase is _PLAY and len(deal.tricks) >= deal.tricks_total:
+            self.finish_deal(deal)
+
+    def finish_deal(self, deal: Deal) -> None:
+        deal.points = self.variant.score(self, deal)
+        self.scores = [self.scores[0] + deal.points[0], self.scores[1] + deal.points[1]]
+        deal.complete = True
+        deal.phase = Phase.DONE
+        self.over, self.winner = self.variant.match_result(self)
+
+
+_DECK_SET = frozenset(range(52))

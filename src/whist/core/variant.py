@@ -1,0 +1,242 @@
+"""The shared machinery of every variant; a variant module overrides only what differs.
+
+A ``Variant`` is stateless and shared by every match of its key; the match and its deal
+are passed to each hook. Hooks that apply a decision validate it completely before they
+change anything, so a refused action leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from whist.core.actions import Action, Bid, Bottom, Play
+from whist.core.cards import Card, Hand
+from whist.core.errors import (
+    ALREADY_DECIDED,
+    CARD_NOT_AVAILABLE,
+    INVALID_BID,
+    NOT_YOUR_TURN,
+    WRONG_PHASE,
+    WhistError,
+)
+from whist.core.options import OptionSet, Options
+from whist.core.rules import left
+from whist.core.state import Contract, Deal, Phase, Trick
+
+if TYPE_CHECKING:
+    from whist.core.match import Match
+
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in range(52)) for s in range(4))
+
+# Legal plays are served from shared tuples: for each seat and suit, the tuple of Play
+# actions for every 13-bit pattern of that suit, built on first use. Random play through
+# the public API spends most of its time here, so this is worth the table.
+_PLAY_TUPLES: list[list[list[tuple[Play, ...] | None]]] = [
+    [[None] * 8192 for _suit in range(4)] for _seat in range(4)
+]
+
+
+def plays_of(seat: int, mask: Hand) -> tuple[Play, ...]:
+    """The Play actions of ``seat`` for every card of ``mask``, ascending."""
+    tables = _PLAY_TUPLES[seat]
+    result: tuple[Play, ...] = ()
+    for suit in range(4):
+        pattern = (mask >> (13 * suit)) & 8191
+        if pattern:
+            plays = tables[suit][pattern]
+            if plays is None:
+                plays = tables[suit][pattern] = tuple(
+                    PLAYS[seat][13 * suit + r] for r in range(13) if pattern >> r & 1
+                )
+            result += plays
+    return result
+
+
+class Variant:
+    key: ClassVar[str]
+    title: ClassVar[str]
+    players: ClassVar[int]
+    option_set: ClassVar[OptionSet]
+    # Record aliases of this variant: alias -> preset it selects (None: no preset).
+    aliases: ClassVar[dict[str, str | None]] = {}
+    # Bid words accepted by a Bid action, and which bottom/bid choice stops a secret reveal.
+    bid_words: ClassVar[tuple[str, ...]] = ()
+    has_trump_choice: ClassVar[bool] = False
+    has_contract: ClassVar[bool] = False
+
+    # ----------------------------------------------------------------- the deal
+    def setup_deal(self, match: Match, deal: Deal) -> None:
+        """Distribute ``deal.deck`` and set the first phase. Default: Classic's plan."""
+        self.deal_round(deal, range(52))
+        self.start_play(deal, left(deal.dealer, deal.players))
+
+    @staticmethod
+    def deal_round(deal: Deal, positions: range) -> None:
+        """One card at a time, clockwise from the dealer's left: card ``i`` of ``positions``
+        goes to seat ``(dealer + 1 + i) mod players``."""
+        players = deal.players
+        for i in range(positions.start, min(positions.start + players, positions.stop)):
+            seat = (deal.dealer + 1 + i) % players
+            for card in deal.deck[i : positions.stop : players]:
+                deal.hands[seat] |= 1 << card
+
+    @staticmethod
+    def start_play(deal: Deal, leader: int) -> None:
+        deal.phase = Phase.PLAY
+        deal.leader = deal.turn = leader
+
+    # ------------------------------------------------------------ decisions
+    def decision_actions(self, match: Match, deal: Deal, seat: int) -> list[Action]:
+        """Legal non-play actions of ``seat`` in the current phase."""
+        return []
+
+    def decide(self, match: Match, deal: Deal, action: Action) -> None:
+        """Validate and apply a non-play action."""
+        raise WhistError(WRONG_PHASE, f"a {action.kind} action is not taken in this phase")
+
+    def to_act(self, deal: Deal) -> tuple[int, ...]:
+        if deal.phase is Phase.BID and self.secret_simultaneous:
+            order = [(deal.dealer + 1 + i) % deal.players for i in range(deal.players)]
+            return tuple(seat for seat in order if seat not in deal.secret)
+        return (deal.turn,)
+
+    # ------------------------------------------------------------ card play
+    # Cards are played from the hand only. A variant that also plays from elsewhere (the
+    # Japanese table) sets this False and overrides ``available`` and ``remove_card``.
+    plays_from_hand: ClassVar[bool] = True
+
+    def available(self, deal: Deal, seat: int) -> Hand:
+        """Cards ``seat`` may play from (before following suit)."""
+        return deal.hands[seat]
+
+    def remove_card(self, match: Match, deal: Deal, seat: int, card: Card) -> None:
+        deal.hands[seat] &= ~(1 << card)
+
+    def trick_counts(self, match: Match, deal: Deal) -> bool:
+        return True
+
+    def after_trick(self, match: Match, deal: Deal, trick: Trick) -> None:
+        """Called with the winner already leading the next trick."""
+
+    # -------------------------------------------------------------- scoring
+    def score(self, match: Match, deal: Deal) -> list[int]:
+        raise NotImplementedError
+
+    def match_result(self, match: Match) -> tuple[bool, int | None]:
+        """(over, winning side or None for a draw), asked after every complete deal.
+
+        Variants have either ``target: N`` or ``match: target:N | single | deals:N |
+        rounds:N`` (``rounds``: every player deals N times)."""
+        if "match" not in match.options:
+            return first_to(match.scores, int(match.options["target"]))
+        kind, _, number = str(match.options["match"]).partition(":")
+        if kind == "target":
+            return first_to(match.scores, int(number))
+        deals = 1 if kind == "single" else int(number)
+        if kind == "rounds":
+            deals *= match.players
+        if sum(deal.complete for deal in match.deals) < deals:
+            return False, None
+        return True, highest(match.scores)
+
+    # --------------------------------------------------------------- output
+    def contract_json(self, contract: Contract | None) -> dict[str, Any] | None:
+        if contract is None:
+            return None
+        if contract.role is None:
+            return {"mode": contract.mode}
+        return {"mode": contract.mode, contract.role: contract.seat}
+
+    def counted_label(self) -> str:
+        return "tricks"
+
+    def describe_options(self, options: Options) -> str:
+        return ", ".join(f"{name}: {value}" for name, value in options.items())
+
+    # ------------------------------------------- secret simultaneous choices
+    # Minnesota bids and Swedish bottom cards: every seat locks a choice in any order; when
+    # all are locked they are revealed one by one from the dealer's left until the first
+    # choice that stops the reveal. Choices never revealed stay secret forever.
+    secret_simultaneous: ClassVar[bool] = False
+
+    def secret_choices(self, match: Match, deal: Deal, seat: int) -> list[Action]:
+        return [Bid(seat, word) for word in self.bid_words]
+
+    def stops_reveal(self, choice: str | Card) -> bool:
+        raise NotImplementedError
+
+    def reveal_everything(self, match: Match) -> bool:
+        return False
+
+    def on_revealed(self, match: Match, deal: Deal, stopper: int | None) -> None:
+        """Set the contract and the first lead once the reveal is over."""
+        raise NotImplementedError
+
+    def secret_actions(self, match: Match, deal: Deal, seat: int) -> list[Action]:
+        if deal.phase is not Phase.BID or seat in deal.secret:
+            return []
+        return self.secret_choices(match, deal, seat)
+
+    def decide_secret(self, match: Match, deal: Deal, action: Action) -> None:
+        if deal.phase is not Phase.BID:
+            raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken after the bidding")
+        seat = action.seat
+        if seat in deal.secret:
+            raise WhistError(ALREADY_DECIDED, f"seat {seat} has already chosen")
+        choice: str | Card
+        if isinstance(action, Bid):
+            if action.bid not in self.bid_words:
+                raise WhistError(INVALID_BID, self.bid_error())
+            choice = action.bid
+        elif isinstance(action, Bottom):
+            if action not in self.secret_choices(match, deal, seat):
+                raise WhistError(
+                    CARD_NOT_AVAILABLE, "the bottom card must be a card of your own hand"
+                )
+            choice = action.card
+        else:
+            raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken during the bidding")
+        deal.secret[seat] = choice
+        if len(deal.secret) == deal.players:
+            self._reveal(match, deal)
+
+    def bid_error(self) -> str:
+        return "the bid must be " + " or ".join(self.bid_words)
+
+    def _reveal(self, match: Match, deal: Deal) -> None:
+        stopper: int | None = None
+        reveal_all = self.reveal_everything(match)
+        for i in range(deal.players):
+            seat = (deal.dealer + 1 + i) % deal.players
+            choice = deal.secret[seat]
+            if stopper is None or reveal_all:
+                deal.revealed.append((seat, choice))
+                if isinstance(choice, int):
+                    deal.shown[seat].append(choice)
+            if stopper is None and self.stops_reveal(choice):
+                stopper = seat
+                if not reveal_all:
+                    break
+        self.on_revealed(match, deal, stopper)
+
+    # ------------------------------------------ in-turn decision helpers
+    @staticmethod
+    def check_turn(deal: Deal, action: Action, phase: Phase) -> None:
+        if deal.phase is not phase:
+            raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken in this phase")
+        if action.seat != deal.turn:
+            raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {action.seat}'s")
+
+
+def first_to(scores: list[int], target: int) -> tuple[bool, int | None]:
+    """Match end for ``target`` matches: over once a side reaches the target after a deal;
+    the higher total wins, equal totals are a draw."""
+    if max(scores) < target:
+        return False, None
+    return True, highest(scores)
+
+
+def highest(scores: list[int]) -> int | None:
+    if scores[0] == scores[1]:
+        return None
+    return 0 if scores[0] > scores[1] else 1

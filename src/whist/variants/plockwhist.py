@@ -1,0 +1,74 @@
+"""Plockwhist [000]: six cards each, a spel/pass bid, seven more, then German Whist play
+(no trump by default); only stage-2 tricks count."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from whist.core.actions import Action, Bid
+from whist.core.errors import INVALID_BID, WhistError
+from whist.core.options import OptionSet, OptionSpec
+from whist.core.rules import left, over_six, points_for, under_seven
+from whist.core.state import Contract, Deal, Phase
+from whist.variants.german import StockGame
+
+if TYPE_CHECKING:
+    from whist.core.match import Match
+
+
+class Plockwhist(StockGame):
+    key = "plockwhist"
+    title = "Plockwhist"
+    has_contract = True
+    bid_words = ("spel", "pass")
+    option_set = OptionSet(
+        (
+            OptionSpec("trump", "choice", "none", ("none", "upcard")),
+            OptionSpec("target", "count", 13),
+        )
+    )
+
+    def setup_deal(self, match: Match, deal: Deal) -> None:
+        self.deal_round(deal, range(12))
+        deal.phase = Phase.BID
+        deal.turn = left(deal.dealer, 2)
+
+    def decision_actions(self, match: Match, deal: Deal, seat: int) -> list[Action]:
+        if deal.phase is Phase.BID and seat == deal.turn:
+            return [Bid(seat, word) for word in self.bid_words]
+        return super().decision_actions(match, deal, seat)
+
+    def decide(self, match: Match, deal: Deal, action: Action) -> None:
+        if not isinstance(action, Bid):
+            super().decide(match, deal, action)
+            return
+        self.check_turn(deal, action, Phase.BID)
+        if action.bid not in self.bid_words:
+            raise WhistError(INVALID_BID, "the bid must be spel or pass")
+        # Bids are made in the open (a button shown to both): reveal at once.
+        deal.revealed.append((action.seat, action.bid))
+        if action.bid == "spel":
+            deal.contract = Contract("spel", action.seat, "bidder")
+        elif action.seat == deal.dealer:
+            deal.contract = Contract("pass")
+        else:
+            deal.turn = deal.dealer
+            return
+        self.deal_round(deal, range(12, 26))
+        self.open_stock(match, deal, trump_from_upcard=match.options["trump"] == "upcard")
+
+    def trick_counts(self, match: Match, deal: Deal) -> bool:
+        return deal.stage == 2
+
+    def score(self, match: Match, deal: Deal) -> list[int]:
+        contract = deal.contract
+        assert contract is not None
+        won = deal.won
+        if contract.mode == "spel":
+            assert contract.seat is not None
+            bidder = contract.seat
+            if won[bidder] >= 7:
+                return points_for(bidder, over_six(won[bidder]))
+            return points_for(1 - bidder, 2 * over_six(won[1 - bidder]))
+        fewer = 0 if won[0] < won[1] else 1
+        return points_for(fewer, under_seven(won[fewer]))
