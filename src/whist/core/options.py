@@ -35,10 +35,10 @@ class OptionSpec:
                 return number
         elif self.kind == "choice":
             if isinstance(raw, str) and raw in self.choices:
-                return raw
+                return str(raw)
         elif self.kind == "match" and isinstance(raw, str):
             if raw in self.choices:
-                return raw
+                return str(raw)
             prefix, _, number_text = raw.partition(":")
             number = _whole(number_text)
             if f"{prefix}:N" in self.choices and number is not None:

@@ -8,13 +8,13 @@ actions in place after validating them completely (an illegal action changes not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import NamedTuple
 
 from whist.core.cards import Card, Hand, Suit
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     BID = "bid"  # Minnesota / Swedish (secret, simultaneous) and Plockwhist (in turn)
     TRUMP = "trump"  # Japanese Whist: the non-dealer names trump
     TAKE = "take"  # German Whist with talon_discard: keep or discard a stock card

@@ -19,7 +19,7 @@ from whist.core.errors import (
     WRONG_PHASE,
     WhistError,
 )
-from whist.core.options import OptionSet, Options
+from whist.core.options import Options, OptionSet
 from whist.core.rules import left
 from whist.core.state import Contract, Deal, Phase, Trick
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from whist.core.cards import Card
 from whist.core.actions import Action
+from whist.core.cards import Card
 from whist.core.options import OptionSet, OptionSpec
 from whist.core.rules import left, over_six, points_for, right, under_seven
 from whist.core.state import Contract, Deal, Phase
@@ -28,7 +28,9 @@ class Minnesota(Variant):
     secret_simultaneous = True
     option_set = OptionSet(
         (
-            OptionSpec("fail_double", "bool", False, help="opponents of failed granders score double"),
+            OptionSpec(
+                "fail_double", "bool", False, help="opponents of failed granders score double"
+            ),
             OptionSpec("colours", "choice", "european", ("european", "american")),
             OptionSpec("target", "count", 13),
             OptionSpec("scoring", "choice", "standard", ("standard", "south_dakota")),
