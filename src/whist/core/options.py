@@ -28,7 +28,7 @@ class OptionSpec:
             if isinstance(raw, bool):
                 return raw
             if raw in ("true", "false"):
-                return raw == "true"
+                return bool(raw == "true")
         elif self.kind == "count":
             number = _whole(raw)
             if number is not None:
