@@ -16,6 +16,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay.add_argument("file", help="the record (use - for standard input)")
     replay.add_argument("--seat", type=int, default=None, help="show only what seat S may know")
 
+    commands.add_parser("variants", help="list the variants, their options and presets")
+
     play = commands.add_parser("play", help="play a match in the terminal")
     play.add_argument("variant", help="classic, german, plockwhist, japanese, minnesota, swedish")
     play.add_argument(
@@ -37,6 +39,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from whist.replay_cli import run_replay
 
         return run_replay(args.file, args.seat)
+    if args.command == "variants":
+        from whist.variants import describe_all
+
+        print(describe_all())
+        return 0
     if args.command == "play":
         from whist.terminal import run_play
 

@@ -31,7 +31,7 @@ from whist.core.errors import (
 from whist.core.options import Options
 from whist.core.rules import side_of, trick_winner
 from whist.core.state import Deal, Phase, Trick
-from whist.core.variant import Variant, plays_of
+from whist.core.variant import PLAY_TABLES, Variant, plays_of
 
 _PLAY = Phase.PLAY
 
@@ -41,6 +41,7 @@ class Match:
         self.variant = variant
         self.options = options
         self.players = variant.players
+        self._plain = variant.plays_from_hand
         self.scores = [0, 0]  # per side: seat in two-player games, team in four-player ones
         self.deals: list[Deal] = []
         self.deal: Deal | None = None  # the last deal, finished or not
@@ -75,10 +76,7 @@ class Match:
 
     def legal_mask(self, deal: Deal, seat: int) -> Hand:
         """Cards ``seat`` may play, following suit where required (its turn assumed)."""
-        if self.variant.plays_from_hand:
-            avail = deal.hands[seat]
-        else:
-            avail = self.variant.available(deal, seat)
+        avail = deal.hands[seat] if self._plain else self.variant.available(deal, seat)
         if deal.trick and deal.must_follow:
             follow = avail & SUIT_MASK[deal.trick[0] // 13]
             if follow:
@@ -89,15 +87,19 @@ class Match:
         """Legal actions of ``seat`` (default: the next seat to act); resigning is always
         allowed and never listed."""
         deal = self.deal
-        if deal is None:
-            return ()
-        if deal.phase is _PLAY:
-            if seat is None:
-                seat = deal.turn
-            elif seat != deal.turn:
+        if deal is not None and deal.phase is _PLAY:
+            turn = deal.turn
+            if seat is not None and seat != turn:
                 return ()
-            return plays_of(seat, self.legal_mask(deal, seat))
-        if self.over or deal.complete:
+            avail = deal.hands[turn] if self._plain else self.variant.available(deal, turn)
+            trick = deal.trick
+            if trick and deal.must_follow:
+                led = trick[0] // 13
+                pattern = (avail >> (13 * led)) & 8191
+                if pattern:
+                    return PLAY_TABLES[turn][led][pattern]
+            return plays_of(turn, avail)
+        if self.over or deal is None or deal.complete:
             return ()
         if seat is None:
             seat = self.variant.to_act(deal)[0]
@@ -136,7 +138,8 @@ class Match:
         self.variant.setup_deal(self, deal)
         self.deals.append(deal)
         self.deal = deal
-        self.log.append([])
+        self._actions: list[Action] = []
+        self.log.append(self._actions)
         return deal
 
     def apply(self, action: Action) -> None:
@@ -153,14 +156,14 @@ class Match:
         if isinstance(action, Resign):
             self._resign(seat)
             if self.log:
-                self.log[-1].append(action)
+                self._actions.append(action)
             return
         if deal is None or deal.complete:
             raise WhistError(NO_DEAL_IN_PROGRESS, "no deal is in progress")
         if isinstance(action, Play):
             raise WhistError(WRONG_PHASE, "cards are not played in this phase")
         self.variant.decide(self, deal, action)
-        self.log[-1].append(action)
+        self._actions.append(action)
 
     # ------------------------------------------------------------ internals
     def _resign(self, seat: int) -> None:
@@ -178,9 +181,8 @@ class Match:
             if not (type(seat) is int and 0 <= seat < self.players):
                 raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
             raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {seat}'s")
-        variant = self.variant
-        plain = variant.plays_from_hand
-        avail = deal.hands[seat] if plain else variant.available(deal, seat)
+        plain = self._plain
+        avail = deal.hands[seat] if plain else self.variant.available(deal, seat)
         if not (type(card) is int and 0 <= card < 52 and (avail >> card) & 1):
             raise WhistError(CARD_NOT_AVAILABLE, "that card is not yours to play")
         trick = deal.trick
@@ -191,23 +193,26 @@ class Match:
         if plain:
             deal.hands[seat] = avail ^ (1 << card)
         else:
-            variant.remove_card(self, deal, seat, card)
+            self.variant.remove_card(self, deal, seat, card)
         if deal.trump_card_up and seat == deal.dealer:
             deal.trump_card_up = False  # Classic: the dealer takes up the turned card
         trick.append(card)
-        self.log[-1].append(action)
+        self._actions.append(action)
         players = self.players
         if len(trick) < players:
             deal.turn = (seat + 1) % players
-            return
-        winner = (deal.leader + trick_winner(trick, deal.trump)) % players
+        else:
+            self._complete_trick(deal, trick)
+
+    def _complete_trick(self, deal: Deal, trick: list[Card]) -> None:
+        winner = (deal.leader + trick_winner(trick, deal.trump)) % self.players
         done = Trick(deal.leader, tuple(trick), winner, deal.stage)
         deal.tricks.append(done)
-        if variant.trick_counts(self, deal):
+        if deal.tricks_count:
             deal.won[winner % 2] += 1
         deal.trick = []
         deal.leader = deal.turn = winner
-        variant.after_trick(self, deal, done)
+        self.variant.after_trick(self, deal, done)
         if deal.phase is _PLAY and len(deal.tricks) >= deal.tricks_total:
             self.finish_deal(deal)
 

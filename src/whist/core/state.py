@@ -53,8 +53,10 @@ class Deal:
     phase: Phase = Phase.PLAY
     turn: int = 0
     trump: Suit | None = None
-    # Whether a follower must follow suit now (German Whist may play stage 1 freely).
+    # Rule switches that change during a deal (German Whist and Plockwhist stage 1):
+    # whether a follower must follow suit, and whether a trick counts for the deal.
     must_follow: bool = True
+    tricks_count: bool = True
     # The trick in progress.
     leader: int = 0
     trick: list[Card] = field(default_factory=list)

@@ -28,28 +28,29 @@ if TYPE_CHECKING:
 
 PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in range(52)) for s in range(4))
 
-# Legal plays are served from shared tuples: for each seat and suit, the tuple of Play
-# actions for every 13-bit pattern of that suit, built on first use. Random play through
-# the public API spends most of its time here, so this is worth the table.
-_PLAY_TUPLES: list[list[list[tuple[Play, ...] | None]]] = [
-    [[None] * 8192 for _suit in range(4)] for _seat in range(4)
-]
+class _PlayTable(dict[int, tuple[Play, ...]]):
+    """For one seat and suit: 13-bit pattern of that suit -> its Play actions, ascending.
+    Built on first use; random play spends much of its time here, so this is worth it."""
+
+    def __init__(self, seat: int, suit: int) -> None:
+        super().__init__()
+        self.plays = PLAYS[seat][13 * suit : 13 * suit + 13]
+
+    def __missing__(self, pattern: int) -> tuple[Play, ...]:
+        plays = tuple(self.plays[r] for r in range(13) if pattern >> r & 1)
+        self[pattern] = plays
+        return plays
+
+
+PLAY_TABLES: tuple[tuple[_PlayTable, ...], ...] = tuple(
+    tuple(_PlayTable(seat, suit) for suit in range(4)) for seat in range(4)
+)
 
 
 def plays_of(seat: int, mask: Hand) -> tuple[Play, ...]:
     """The Play actions of ``seat`` for every card of ``mask``, ascending."""
-    tables = _PLAY_TUPLES[seat]
-    result: tuple[Play, ...] = ()
-    for suit in range(4):
-        pattern = (mask >> (13 * suit)) & 8191
-        if pattern:
-            plays = tables[suit][pattern]
-            if plays is None:
-                plays = tables[suit][pattern] = tuple(
-                    PLAYS[seat][13 * suit + r] for r in range(13) if pattern >> r & 1
-                )
-            result += plays
-    return result
+    s, h, d, c = PLAY_TABLES[seat]
+    return s[mask & 8191] + h[(mask >> 13) & 8191] + d[(mask >> 26) & 8191] + c[mask >> 39]
 
 
 class Variant:
@@ -111,9 +112,6 @@ class Variant:
 
     def remove_card(self, match: Match, deal: Deal, seat: int, card: Card) -> None:
         deal.hands[seat] &= ~(1 << card)
-
-    def trick_counts(self, match: Match, deal: Deal) -> bool:
-        return True
 
     def after_trick(self, match: Match, deal: Deal, trick: Trick) -> None:
         """Called with the winner already leading the next trick."""

@@ -52,3 +52,22 @@ def resolve(name: str, options: Mapping[str, Any] | None = None) -> tuple[Varian
 def new_match(name: str, options: Mapping[str, Any] | None = None) -> Match:
     variant, resolved = resolve(name, options)
     return Match(variant, resolved)
+
+
+def describe_all() -> str:
+    """A plain-text list of every variant with its options, presets and aliases."""
+    lines: list[str] = []
+    for variant in VARIANTS.values():
+        lines.append(f"{variant.key} — {variant.title} ({variant.players} players)")
+        for spec in variant.option_set.specs:
+            note = f"  ({spec.help})" if spec.help else ""
+            default = str(spec.default).lower() if isinstance(spec.default, bool) else spec.default
+            lines.append(f"  {spec.name}: {spec.describe_values()}  [default {default}]{note}")
+        for name, preset in variant.option_set.presets.items():
+            body = ", ".join(f"{k}={v}" for k, v in preset.items()) or "the defaults"
+            lines.append(f"  preset {name}: {body}")
+        for alias, preset in variant.aliases.items():
+            lines.append(f"  alias {alias}" + (f" (preset {preset})" if preset else ""))
+    for key, reason in UNAVAILABLE.items():
+        lines.append(f"{key} — unavailable: {reason}")
+    return "\n".join(lines)

@@ -63,6 +63,7 @@ class StockGame(Variant):
         else:
             deal.stage = 2
             deal.must_follow = True
+            deal.tricks_count = True
             deal.tricks_total = len(deal.tricks) + 13
         deal.phase = Phase.PLAY
         deal.turn = deal.leader
@@ -117,12 +118,10 @@ class German(StockGame):
         self.deal_round(deal, range(26))
         self.open_stock(match, deal, trump_from_upcard=True)
         deal.must_follow = bool(match.options["stage1_follow"])
+        deal.tricks_count = match.options["counted"] == "all26"
 
     def talon_discard(self, match: Match) -> bool:
         return bool(match.options["talon_discard"])
-
-    def trick_counts(self, match: Match, deal: Deal) -> bool:
-        return deal.stage == 2 or match.options["counted"] == "all26"
 
     def score(self, match: Match, deal: Deal) -> list[int]:
         won = deal.won

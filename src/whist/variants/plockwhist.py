@@ -56,9 +56,7 @@ class Plockwhist(StockGame):
             return
         self.deal_round(deal, range(12, 26))
         self.open_stock(match, deal, trump_from_upcard=match.options["trump"] == "upcard")
-
-    def trick_counts(self, match: Match, deal: Deal) -> bool:
-        return deal.stage == 2
+        deal.tricks_count = False  # only stage-2 tricks count
 
     def score(self, match: Match, deal: Deal) -> list[int]:
         contract = deal.contract
