@@ -31,7 +31,9 @@ CORE_FILES = sorted((SRC / "core").glob("*.py")) + sorted((SRC / "variants").glo
 
 @pytest.mark.parametrize("path", CORE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_core_and_variants_import_only_the_standard_library_and_each_other(path: Path) -> None:
-    allowed_whist = ("whist.core",) if path.parent.name == "core" else ("whist.core", "whist.variants")
+    allowed_whist = (
+        ("whist.core",) if path.parent.name == "core" else ("whist.core", "whist.variants")
+    )
     for name in imports_of(path):
         top = name.split(".")[0]
         if top == "whist":

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in range(52)) for s in range(4))
 
+
 class _PlayTable(dict[int, tuple[Play, ...]]):
     """For one seat and suit: 13-bit pattern of that suit -> its Play actions, ascending.
     Built on first use; random play spends much of its time here, so this is worth it."""
@@ -176,29 +177,31 @@ class Variant:
         return self.secret_choices(match, deal, seat)
 
     def decide_secret(self, match: Match, deal: Deal, action: Action) -> None:
-        if deal.phase is not Phase.BID:
-            raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken after the bidding")
+        if deal.phase is not Phase.BID or not isinstance(action, Bid | Bottom):
+            raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken in this phase")
         seat = action.seat
         if seat in deal.secret:
             raise WhistError(ALREADY_DECIDED, f"seat {seat} has already chosen")
-        choice: str | Card
-        if isinstance(action, Bid):
-            if action.bid not in self.bid_words:
-                raise WhistError(INVALID_BID, self.bid_error())
-            choice = action.bid
-        elif isinstance(action, Bottom):
-            if action not in self.secret_choices(match, deal, seat):
+        choices = self.secret_choices(match, deal, seat)
+        if action not in choices:
+            if isinstance(action, Bottom) and isinstance(choices[0], Bottom):
                 raise WhistError(
                     CARD_NOT_AVAILABLE, "the bottom card must be a card of your own hand"
                 )
-            choice = action.card
+            raise WhistError(INVALID_BID, self.choice_error(choices[0]))
+        choice: str | Card
+        if isinstance(action, Bid):
+            choice = action.bid
         else:
-            raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken during the bidding")
+            assert isinstance(action, Bottom)
+            choice = action.card
         deal.secret[seat] = choice
         if len(deal.secret) == deal.players:
             self._reveal(match, deal)
 
-    def bid_error(self) -> str:
+    def choice_error(self, example: Action) -> str:
+        if isinstance(example, Bottom):
+            return "choose a card of your hand as bottom card"
         return "the bid must be " + " or ".join(self.bid_words)
 
     def _reveal(self, match: Match, deal: Deal) -> None:

@@ -66,8 +66,8 @@ def describe_all() -> str:
         for name, preset in variant.option_set.presets.items():
             body = ", ".join(f"{k}={v}" for k, v in preset.items()) or "the defaults"
             lines.append(f"  preset {name}: {body}")
-        for alias, preset in variant.aliases.items():
-            lines.append(f"  alias {alias}" + (f" (preset {preset})" if preset else ""))
+        for alias, alias_preset in variant.aliases.items():
+            lines.append(f"  alias {alias}" + (f" (preset {alias_preset})" if alias_preset else ""))
     for key, reason in UNAVAILABLE.items():
         lines.append(f"{key} — unavailable: {reason}")
     return "\n".join(lines)
