@@ -9,7 +9,7 @@ keeping everything before it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from whist.core.actions import Action, action_from_json, action_to_json
 from whist.core.cards import Card, card_text, parse_card
 from whist.core.errors import DEAL_IN_PROGRESS, MATCH_OVER, WhistError
 from whist.core.match import Match
-from whist.core.options import Options
+from whist.core.options import OptionError, Options
 from whist.core.variant import Variant
 
 FORMAT = "whist-record/1"
@@ -71,6 +71,8 @@ def loads(text: str | bytes) -> Record:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError("record", f"not valid JSON ({exc})") from None
+    except RecursionError:
+        raise RecordError("record", "not valid JSON (nested too deeply)") from None
     return parse(data)
 
 
@@ -90,9 +92,10 @@ def parse(data: Any) -> Record:
         raise RecordError("options", "must be an object")
     try:
         variant, resolved = resolve(data["variant"], options)
+    except OptionError as exc:
+        raise RecordError(f"options.{exc.option}", exc.message) from None
     except WhistError as exc:
-        where = "variant" if exc.code.endswith("variant") else _option_field(exc, options)
-        raise RecordError(where, exc.message) from None
+        raise RecordError("variant", exc.message) from None
     players = data.get("players")
     if players is not None and not (
         isinstance(players, list)
@@ -111,13 +114,6 @@ def parse(data: Any) -> Record:
                 f"deals[{k}].dealer", f"must be {expected}: the deal passes clockwise"
             )
     return Record(variant, resolved, players, deals)
-
-
-def _option_field(exc: WhistError, options: Mapping[str, Any]) -> str:
-    for name in options:
-        if repr(name) in exc.message or exc.message.startswith(f"option {name}:"):
-            return f"options.{name}"
-    return "options"
 
 
 def _parse_deal(k: int, data: Any, players: int) -> DealRecord:

@@ -12,6 +12,14 @@ OptionValue = str | bool | int
 Options = dict[str, OptionValue]
 
 
+class OptionError(WhistError):
+    """A bad option; ``option`` names it (``preset`` for a bad preset)."""
+
+    def __init__(self, code: str, option: str, message: str) -> None:
+        super().__init__(code, message)
+        self.option = option
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option. ``kind`` is ``choice`` (one of ``choices``), ``bool``, ``count`` (a whole
@@ -43,8 +51,9 @@ class OptionSpec:
             number = _whole(number_text)
             if f"{prefix}:N" in self.choices and number is not None:
                 return f"{prefix}:{number}"
-        raise WhistError(
+        raise OptionError(
             BAD_OPTION_VALUE,
+            self.name,
             f"option {self.name}: {raw!r} is not one of {self.describe_values()}",
         )
 
@@ -84,9 +93,10 @@ class OptionSet:
         chosen_preset = given.get("preset", preset)
         resolved = self.defaults()
         if chosen_preset is not None:
-            if chosen_preset not in self.presets:
-                raise WhistError(
+            if not isinstance(chosen_preset, str) or chosen_preset not in self.presets:
+                raise OptionError(
                     BAD_OPTION_VALUE,
+                    "preset",
                     f"option preset: {chosen_preset!r} is not one of "
                     + " | ".join(self.presets or ["(none)"]),
                 )
@@ -96,6 +106,6 @@ class OptionSet:
                 continue
             spec = by_name.get(name)
             if spec is None:
-                raise WhistError(UNKNOWN_OPTION, f"unknown option {name!r}")
+                raise OptionError(UNKNOWN_OPTION, name, f"unknown option {name!r}")
             resolved[name] = spec.parse(raw)
         return resolved
