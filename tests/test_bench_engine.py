@@ -1,0 +1,67 @@
+"""Smoke test of bench/engine.py: it runs, and prints one JSON object with positive rates."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("whist.variants")
+
+ENGINE = Path(__file__).resolve().parent.parent / "bench" / "engine.py"
+
+
+def run_quick() -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, str(ENGINE), "--quick", "--variants", "german"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    return result
+
+
+def test_quick_run_reports_positive_rates() -> None:
+    result = run_quick()
+    for key in (
+        "params",
+        "machine",
+        "variants",
+        "replay",
+        "openspiel",
+        "ratio_classic_vs_openspiel",
+        "ratio_classic_vs_openspiel_play_only",
+        "target",
+        "target_met",
+    ):
+        assert key in result, key
+    assert result["params"]["quick"] is True
+    assert list(result["variants"]) == ["german"]
+    german = result["variants"]["german"]
+    assert german["deals_per_s"] > 0
+    assert german["actions_per_s"] > german["deals_per_s"]
+
+    replay = result["replay"]
+    assert replay["record"]["deals"] == 40
+    assert replay["record"]["actions"] > 1000
+    assert replay["records_per_s"] > 0
+    assert replay["actions_per_s"] > 0
+    assert replay["cli"]["median_s"] > 0
+
+    peer = result["openspiel"]
+    if peer["available"]:
+        assert peer["deals_per_s"] > 0
+        assert peer["play_only_deals_per_s"] >= peer["deals_per_s"]
+    else:
+        assert peer["deals_per_s"] is None
+        assert peer["note"]
+    # Classic was not measured, so there is no headline ratio.
+    assert result["ratio_classic_vs_openspiel"] is None
+    assert result["target_met"] is None
