@@ -1,0 +1,24 @@
+"""Computer players. ``make_bot(level)`` gives a bot of level easy, medium or hard."""
+
+from __future__ import annotations
+
+from whist.bots.base import Bot
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def make_bot(level: str) -> Bot:
+    key = level.lower()
+    if key == "easy":
+        from whist.bots.easy import EasyBot
+
+        return EasyBot()
+    if key == "medium":
+        from whist.bots.medium import MediumBot
+
+        return MediumBot()
+    if key == "hard":
+        from whist.bots.hard import HardBot
+
+        return HardBot()
+    raise ValueError(f"unknown bot level {level!r}; choose one of " + ", ".join(LEVELS))
