@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Creates .venv (if needed) and installs the project with its test tools. Idempotent.
+# Creates .venv (if needed) and installs the project with its test tools and the chart
+# extra (matplotlib, for `whist tournament --chart`). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,chart]"

@@ -34,6 +34,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None, help="seed for shuffling and players")
     play.add_argument("--dealer", type=int, default=None, help="first dealer (default random)")
 
+    tournament = commands.add_parser(
+        "tournament",
+        help="duplicate tournament of two bot levels",
+        description="Play duplicate deals between bot levels A and B: every deal twice with "
+        "the same cards, sides swapped; report A's mean points over B with a 95% confidence "
+        "interval. Exit 0, 1 for a bot that chose an illegal action, 2 for a bad command line.",
+    )
+    tournament.add_argument("variant", help="classic, german, plockwhist, japanese, ...")
+    tournament.add_argument("--a", required=True, metavar="LEVEL", help="easy, medium or hard")
+    tournament.add_argument("--b", required=True, metavar="LEVEL", help="easy, medium or hard")
+    tournament.add_argument("--deals", type=int, default=100, help="duplicate deals (100)")
+    tournament.add_argument("--seed", type=int, default=0, help="seed of decks and bots (0)")
+    tournament.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    tournament.add_argument(
+        "--budget", type=float, default=1.0, help="seconds per bot decision (default 1.0)"
+    )
+    tournament.add_argument(
+        "--options",
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the variant (repeatable; also comma-separated)",
+    )
+    tournament.add_argument("--json", action="store_true", help="print one JSON object")
+    tournament.add_argument("--chart", metavar="FILE.png", help="draw the running mean (PNG)")
+    tournament.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
     args = parser.parse_args(argv)
     if args.command == "replay":
         from whist.replay_cli import run_replay
@@ -48,6 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from whist.terminal import run_play
 
         return run_play(args)
+    if args.command == "tournament":
+        from whist.tournament import run_cli
+
+        return run_cli(args)
     parser.error("unknown command")
     return 2
 
