@@ -37,12 +37,14 @@ from whist.bots.decisions import (
 )
 from whist.bots.endgame import best_card
 from whist.bots.knowledge import Knowledge, beats, know, winning
+from whist.bots.rollout import best_by_rollouts
 from whist.bots.tactics import cheapest, highest_rank, lowest_rank
 from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Take
 from whist.core.cards import SUIT_MASK, Card, Hand, Suit, cards_in
 from whist.core.views import View
 
 EXACT_FROM = 6  # stage-2 two-hand endings with at most this many cards each are solved
+ROLLOUTS = 120  # Japanese Whist: playouts per decision, shared among the candidates
 
 
 class HardBot:
@@ -55,6 +57,11 @@ class HardBot:
         if is_decision(legal[0]):
             return decide(view, legal)
         cards = [a.card for a in legal if isinstance(a, Play)]
+        if view.variant == "japanese":
+            # 26 tricks from hand and open table: look ahead by rollouts, a fixed number
+            # (not a clock) so that a seed always gives the same choice.
+            samples = max(4, min(40, ROLLOUTS // len(cards)))
+            return Play(legal[0].seat, best_by_rollouts(view, cards, rng, samples)[0])
         return Play(legal[0].seat, play(view, know(view), cards))
 
 
