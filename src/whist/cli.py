@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     commands.add_parser("variants", help="list the variants, their options and presets")
 
-    play = commands.add_parser("play", help="play a match in the terminal")
+    play = commands.add_parser("play", help="play a match in the terminal against bots")
     play.add_argument("variant", help="classic, german, plockwhist, japanese, minnesota, swedish")
     play.add_argument(
         "--options",
@@ -33,6 +33,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--record", metavar="FILE", help="write the match as whist-record/1")
     play.add_argument("--seed", type=int, default=None, help="seed for shuffling and players")
     play.add_argument("--dealer", type=int, default=None, help="first dealer (default random)")
+    play.add_argument(
+        "--bots",
+        default="medium",
+        metavar="LEVEL[,LEVEL...]",
+        help="computer players: easy, medium or hard for every computer seat (default "
+        "medium), or one level per computer seat in seat order, your seat skipped "
+        "(e.g. hard,easy,hard)",
+    )
 
     tournament = commands.add_parser(
         "tournament",

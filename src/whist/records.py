@@ -218,7 +218,7 @@ def replay_document(
         item: dict[str, Any] = {
             "dealer": deal.dealer,
             "trump": None if deal.trump is None else "SHDC"[deal.trump],
-            "contract": variant.contract_json(deal.contract),
+            "contract": None if deal.contract is None else deal.contract.to_json(),
             "tricks": [
                 {"leader": t.leader, "cards": [card_text(c) for c in t.cards], "winner": t.winner}
                 for t in deal.tricks

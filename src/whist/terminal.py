@@ -1,10 +1,15 @@
-"""``whist play VARIANT``: one person against random computer players, in the terminal.
+"""``whist play VARIANT``: one person against computer players, in the terminal.
 
-The person sits at ``--seat`` (default 0); every other seat is played by
-``whist.players.choose``. Everything printed about the game comes from
-``view_for(match, your_seat)``: the status shown on your turn, and the story of what
-happened, which is told from the difference between your view before and after each
-action. Computer players decide from their own seat's view only.
+The person sits at ``--seat`` (default 0); every other seat is played by a bot of
+``whist.bots`` (``--bots LEVEL``: easy, medium or hard, default medium, for every computer
+seat; or one level per computer seat, comma-separated in seat order, the person's seat
+skipped, e.g. ``--bots hard,easy,hard``). In four-player games the person's partner is one
+of those bots. Players are named ``You`` and ``Bot N (level)`` (N = seat number).
+Everything printed about the game comes from ``view_for(match, your_seat)``: the status
+shown on your turn, and the story of what happened, which is told from the difference
+between your view before and after each action. Computer players decide from their own
+seat's view only: ``bot.choose(view_for(match, seat), rng, budget)`` with a budget of
+``BOT_BUDGET`` seconds.
 
 Randomness: ``random.Random(seed)`` draws the first dealer (always, so that a seed deals
 the same decks with or without ``--dealer``, which then replaces the draw) and then
@@ -23,8 +28,8 @@ Exit status:
     0    the match finished (a resignation finishes it too)
     1    the match was left unfinished (``quit``, end of input, or the output was closed),
          or the record could not be written at the end
-    2    bad command line: unknown variant or option, bad seat or dealer, record path not
-         writable (one line on standard error)
+    2    bad command line: unknown variant or option, bad seat, dealer or bot level, record
+         path not writable (one line on standard error)
     130  interrupted by Ctrl-C
 """
 
@@ -40,19 +45,23 @@ from dataclasses import dataclass
 from typing import Literal, TextIO
 
 from whist import records
+from whist.bots import LEVELS, make_bot
+from whist.bots.base import Bot
 from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Resign, Take
 from whist.core.cards import SUITS, Card, Hand, Suit, cards_in, is_red, make_card, rank_of, suit_of
 from whist.core.errors import CARD_NOT_AVAILABLE, MUST_FOLLOW_SUIT, WhistError
 from whist.core.match import Match
 from whist.core.state import Contract
 from whist.core.views import Pile, View, view_for
-from whist.players import Player, choose
 from whist.variants import resolve
 
 EXIT_FINISHED = 0
 EXIT_UNFINISHED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+
+DEFAULT_LEVEL = "medium"  # the level of every computer seat without --bots
+BOT_BUDGET = 1.0  # seconds per decision handed to ``Bot.choose``
 
 LEGAL_PREFIX = "Legal:"  # the line listing the legal choices, printed before every prompt
 
@@ -145,9 +154,39 @@ class Seating:
         return ", ".join(f"{self.side(s)} {values[s]}" for s in range(2))
 
 
-def seat_names(players: int, human: int) -> tuple[str, ...]:
-    """``You`` for the person, ``Bot N`` (N = seat number) for the computer players."""
-    return tuple("You" if seat == human else f"Bot {seat}" for seat in range(players))
+def seat_names(
+    players: int, human: int, levels: Sequence[str | None] | None = None
+) -> tuple[str, ...]:
+    """``You`` for the person, ``Bot N (level)`` (N = seat number) for the computer players
+    (``Bot N`` for a seat without a level in ``levels``)."""
+    names: list[str] = []
+    for seat in range(players):
+        level = levels[seat] if levels is not None else None
+        if seat == human:
+            names.append("You")
+        else:
+            names.append(f"Bot {seat}" + (f" ({level})" if level else ""))
+    return tuple(names)
+
+
+def parse_bot_levels(text: str, players: int, human: int) -> tuple[str | None, ...]:
+    """``--bots``: one level for every computer seat, or one level per computer seat in seat
+    order (the person's seat skipped), comma-separated. Returns the level of each seat,
+    ``None`` for the person's seat. A level is easy, medium or hard (any case)."""
+    levels = [part.strip().lower() for part in text.split(",")]
+    for level in levels:
+        if level not in LEVELS:
+            raise UsageError(f"--bots: unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    computers = players - 1
+    if len(levels) == 1:
+        levels *= computers
+    elif len(levels) != computers:
+        raise UsageError(
+            f"--bots: give one level for every computer seat or exactly {computers} "
+            f"(one per computer seat, comma-separated), not {len(levels)}"
+        )
+    per_seat = iter(levels)
+    return tuple(None if seat == human else next(per_seat) for seat in range(players))
 
 
 # ----------------------------------------------------------------------- cards as text
@@ -637,8 +676,9 @@ class Session:
     deal_rng: random.Random
     bot_rng: random.Random
     first_dealer: int
+    bots: dict[int, Bot]  # seat -> the bot playing it (every seat but the person's)
     intro: str = ""
-    player: Player = choose
+    budget: float = BOT_BUDGET
 
     @property
     def human(self) -> int:
@@ -730,7 +770,10 @@ def _setup(args: argparse.Namespace, inp: TextIO, out: TextIO) -> Session:
         seed = random.SystemRandom().randrange(1_000_000)
     deal_rng = random.Random(seed)
     drawn_dealer = deal_rng.randrange(players)
-    seating = Seating(seat_names(players, human), human, variant.secret_simultaneous)
+    bots_arg = getattr(args, "bots", None)
+    levels = parse_bot_levels(DEFAULT_LEVEL if bots_arg is None else str(bots_arg), players, human)
+    names = seat_names(players, human, levels)
+    seating = Seating(names, human, variant.secret_simultaneous)
     return Session(
         match=Match(variant, options),
         seating=seating,
@@ -739,6 +782,7 @@ def _setup(args: argparse.Namespace, inp: TextIO, out: TextIO) -> Session:
         deal_rng=deal_rng,
         bot_rng=random.Random(f"players:{seed}"),
         first_dealer=drawn_dealer if dealer_arg is None else int(dealer_arg),
+        bots={seat: make_bot(level) for seat, level in enumerate(levels) if level is not None},
         intro=f"Seed {seed} (deal the same cards again with --seed {seed})." if chosen_seed else "",
     )
 
@@ -789,7 +833,8 @@ def _play(session: Session) -> None:
         if actor == session.human:
             _human_turn(session)
         else:
-            match.apply(session.player(view_for(match, actor), session.bot_rng))
+            bot = session.bots[actor]
+            match.apply(bot.choose(view_for(match, actor), session.bot_rng, session.budget))
         session.say(narrate(before, view_for(match, session.human), actor, seating))
     session.say(match_result(view_for(match, session.human), seating))
 

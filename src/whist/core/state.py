@@ -38,9 +38,11 @@ class Contract:
     seat: int | None = None
     role: str | None = None
 
-    @property
-    def wants_tricks(self) -> bool:
-        return self.mode in ("high", "spel")
+    def to_json(self) -> dict[str, str | int | None]:
+        """RECORD.md's shape: ``{"mode": "high", "grander": 2}``, ``{"mode": "low"}``."""
+        if self.role is None:
+            return {"mode": self.mode}
+        return {"mode": self.mode, self.role: self.seat}
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ change anything, so a refused action leaves the state as it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from whist.core.actions import Action, Bid, Bottom, Play
 from whist.core.cards import Card, Hand
@@ -19,9 +19,9 @@ from whist.core.errors import (
     WRONG_PHASE,
     WhistError,
 )
-from whist.core.options import Options, OptionSet
+from whist.core.options import OptionSet
 from whist.core.rules import left
-from whist.core.state import Contract, Deal, Phase, Trick
+from whist.core.state import Deal, Phase, Trick
 
 if TYPE_CHECKING:
     from whist.core.match import Match
@@ -63,8 +63,6 @@ class Variant:
     aliases: ClassVar[dict[str, str | None]] = {}
     # Bid words accepted by a Bid action, and which bottom/bid choice stops a secret reveal.
     bid_words: ClassVar[tuple[str, ...]] = ()
-    has_trump_choice: ClassVar[bool] = False
-    has_contract: ClassVar[bool] = False
 
     # ----------------------------------------------------------------- the deal
     def setup_deal(self, match: Match, deal: Deal) -> None:
@@ -137,20 +135,6 @@ class Variant:
         if sum(deal.complete for deal in match.deals) < deals:
             return False, None
         return True, highest(match.scores)
-
-    # --------------------------------------------------------------- output
-    def contract_json(self, contract: Contract | None) -> dict[str, Any] | None:
-        if contract is None:
-            return None
-        if contract.role is None:
-            return {"mode": contract.mode}
-        return {"mode": contract.mode, contract.role: contract.seat}
-
-    def counted_label(self) -> str:
-        return "tricks"
-
-    def describe_options(self, options: Options) -> str:
-        return ", ".join(f"{name}: {value}" for name, value in options.items())
 
     # ------------------------------------------- secret simultaneous choices
     # Minnesota bids and Swedish bottom cards: every seat locks a choice in any order; when

@@ -137,12 +137,7 @@ class View:
 
 
 def _contract_json(contract: Contract | None) -> dict[str, Any] | None:
-    if contract is None:
-        return None
-    result: dict[str, Any] = {"mode": contract.mode}
-    if contract.role is not None:
-        result[contract.role] = contract.seat
-    return result
+    return None if contract is None else contract.to_json()
 
 
 def view_for(match: Match, seat: int | None) -> View:

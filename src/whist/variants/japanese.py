@@ -23,7 +23,6 @@ class Japanese(Variant):
     key = "japanese"
     title = "Japanese Whist"
     players = 2
-    has_trump_choice = True
     plays_from_hand = False
     option_set = OptionSet(
         (

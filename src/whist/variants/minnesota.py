@@ -23,7 +23,6 @@ class Minnesota(Variant):
     key = "minnesota"
     title = "Minnesota Whist"
     players = 4
-    has_contract = True
     bid_words = ("high", "low")
     secret_simultaneous = True
     option_set = OptionSet(

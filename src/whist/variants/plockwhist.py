@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 class Plockwhist(StockGame):
     key = "plockwhist"
     title = "Plockwhist"
-    has_contract = True
     bid_words = ("spel", "pass")
     option_set = OptionSet(
         (

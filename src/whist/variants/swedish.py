@@ -20,7 +20,6 @@ class Swedish(Variant):
     key = "swedish"
     title = "Swedish Whist"
     players = 4
-    has_contract = True
     bid_words = ("spel", "pass")
     secret_simultaneous = True
     option_set = OptionSet(
