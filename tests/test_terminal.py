@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from whist import records
-from whist.core.actions import Play
+from whist.bots import make_bot
+from whist.cli import main
 from whist.core.cards import parse_card
 from whist.core.match import Match
 from whist.core.views import view_for
-from whist.players import choose
-from whist.terminal import LEGAL_PREFIX, parse_card_input, parse_options, run_play
+from whist.terminal import BOT_BUDGET, LEGAL_PREFIX, parse_card_input, parse_options, run_play
 from whist.variants import new_match
 
 LINE = re.compile(r"^(?P<key>Your hand|Trick): (?P<rest>.*)$")
@@ -108,9 +108,11 @@ def play(
     seed: int | None = 1,
     dealer: int | None = None,
     record: Path | None = None,
+    bots: str | None = None,
     script: Sequence[Answer] = (),
     **typist: object,
 ) -> tuple[int, str, str]:
+    """Run ``whist play``; ``bots=None`` leaves ``--bots`` out (every computer seat medium)."""
     args = argparse.Namespace(
         variant=variant,
         options=list(options),
@@ -119,6 +121,8 @@ def play(
         seed=seed,
         dealer=dealer,
     )
+    if bots is not None:
+        args.bots = bots
     out, err = Transcript(), io.StringIO()
     stdin = Typist(out, script, **typist)  # type: ignore[arg-type]
     status = run_play(args, stdin, out, err)
@@ -152,15 +156,17 @@ def test_german_match_is_played_to_the_end_and_recorded(tmp_path: Path) -> None:
     assert max(scores) >= 13
     assert out.count("--- Deal ") >= 2
     record, match = replayed(path)
-    assert record.players == ["You", "Bot 1"]
+    assert record.players == ["You", "Bot 1 (medium)"]
     assert match.over and list(match.scores) == scores
     # The status shown on every turn: hand by suit, trump, stock, tricks, score.
     assert re.search(r"^Your hand: S: .*  H: .*  D: .*  C: .*$", out, re.MULTILINE)
     assert re.search(r"^Stage 1: stock \d+ cards, upcard (10|[2-9JQKA])[SHDC]$", out, re.M)
     assert "Stage 2: the stock is empty" in out
     assert re.search(r"^Trump: (spades|hearts|diamonds|clubs)$", out, re.MULTILINE)
-    assert re.search(r"^Score: You \d+, Bot 1 \d+ \(first to 13\)$", out, re.MULTILINE)
-    assert re.search(r"^Deal 1 is over\. Counted tricks: You \d+, Bot 1 \d+\.$", out, re.M)
+    assert re.search(r"^Score: You \d+, Bot 1 \(medium\) \d+ \(first to 13\)$", out, re.M)
+    assert re.search(
+        r"^Deal 1 is over\. Counted tricks: You \d+, Bot 1 \(medium\) \d+\.$", out, re.M
+    )
 
 
 def test_minnesota_match_is_played_to_the_end_and_shows_only_revealed_bids(
@@ -171,7 +177,7 @@ def test_minnesota_match_is_played_to_the_end_and_shows_only_revealed_bids(
     assert status == 0
     _, match = replayed(path)
     assert match.over and list(match.scores) == final_score(out)
-    names = ["You", "Bot 1", "Bot 2", "Bot 3"]
+    names = ["You", "Bot 1 (medium)", "Bot 2 (medium)", "Bot 3 (medium)"]
     printed = re.findall(r"^Revealed from the dealer's left: (.*?)( \(the rest.*\))?\.$", out, re.M)
     assert len(printed) == len(match.deals)
     for (shown, _rest), deal in zip(printed, match.deals, strict=True):
@@ -222,9 +228,9 @@ def test_another_seat_plays_too(tmp_path: Path) -> None:
     status, out, _ = play("minnesota", "target=3", seat=2, record=path)
     assert status == 0
     record, match = replayed(path)
-    assert record.players == ["Bot 0", "Bot 1", "You", "Bot 3"]
+    assert record.players == ["Bot 0 (medium)", "Bot 1 (medium)", "You", "Bot 3 (medium)"]
     assert human_actions(match, seat=2) > 0 and human_actions(match, seat=0) > 0
-    assert "Score: Bot 0 & You " in out
+    assert "Score: Bot 0 (medium) & You " in out
 
 
 # ------------------------------------------------------------------------ typed input
@@ -388,7 +394,7 @@ def test_resign_asks_first_and_then_ends_the_match(tmp_path: Path) -> None:
     status, out, _ = play("german", script=script, auto=False, record=path)
     assert status == 0
     assert out.count("Resign? Your side loses the match. (yes/no)> ") == 2
-    assert "Match over: Bot 1 wins. (You resigned.)" in out
+    assert "Match over: Bot 1 (medium) wins. (You resigned.)" in out
     _, match = replayed(path)
     assert match.over and match.resigned == 0 and match.winner == 1
     assert human_actions(match) == 2  # one card, then the resignation
@@ -413,9 +419,9 @@ def test_a_seed_deals_the_same_decks_with_or_without_dealer(tmp_path: Path) -> N
 def test_hidden_draws_are_told_without_the_card() -> None:
     status, out, _ = play("german", "match=single")
     assert status == 0
-    assert "Bot 1 draws a card from the stock, unseen." in out
+    assert "Bot 1 (medium) draws a card from the stock, unseen." in out
     assert re.search(r"^You draw (10|[2-9JQKA])[SHDC] from the stock\.$", out, re.MULTILINE)
-    assert not re.search(r"^Bot 1 draws (10|[2-9JQKA])[SHDC]", out, re.MULTILINE)
+    assert not re.search(r"^Bot 1 \(medium\) draws (10|[2-9JQKA])[SHDC]", out, re.MULTILINE)
 
 
 @pytest.mark.parametrize(
@@ -459,16 +465,145 @@ def test_options_split_on_commas() -> None:
     }
 
 
-# ------------------------------------------------------------------ computer player
-def test_the_computer_player_picks_uniformly_among_legal_actions() -> None:
-    match = new_match("german")
-    match.start_deal(list(range(52)), dealer=0)
-    view = view_for(match, 1)
-    rng = random.Random(3)
-    picks = [choose(view, rng) for _ in range(2000)]
-    assert set(picks) == set(view.legal) and len(view.legal) > 1
-    assert all(isinstance(p, Play) for p in picks)
-    least = min(picks.count(a) for a in view.legal)
-    assert least > 2000 / len(view.legal) / 2
-    with pytest.raises(ValueError):
-        choose(view_for(match, 0), rng)
+# ------------------------------------------------------------------- computer players
+def test_every_computer_seat_plays_what_its_levels_bot_chooses(tmp_path: Path) -> None:
+    """Replaying the record, each computer move is ``make_bot(level).choose`` on that seat's
+    view, with the session's bot generator and a budget of one second."""
+    path = tmp_path / "levels.json"
+    status, _, _ = play("minnesota", "target=3", seat=1, seed=4, bots="hard,easy,hard", record=path)
+    assert status == 0
+    record, final = replayed(path)
+    levels = {0: "hard", 2: "easy", 3: "hard"}
+    assert record.players == ["Bot 0 (hard)", "You", "Bot 2 (easy)", "Bot 3 (hard)"]
+    rng = random.Random("players:4")
+    match = new_match(record.variant.key, record.options)
+    moves = 0
+    for deal, actions in zip(record.deals, final.log, strict=True):
+        match.start_deal(deal.deck, deal.dealer)
+        for action in actions:
+            if action.seat != 1:
+                view = view_for(match, action.seat)
+                assert make_bot(levels[action.seat]).choose(view, rng, BOT_BUDGET) == action
+                moves += 1
+            match.apply(action)
+    assert match.over and moves > 3 * len(record.deals) * 13
+    assert BOT_BUDGET == 1.0
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "seat"),
+    [
+        ("german", [], 0),
+        ("classic", ["target=3"], 1),
+        ("japanese", ["target=3"], 1),
+        ("plockwhist", ["target=3"], 0),
+        ("minnesota", ["target=3"], 2),
+        ("swedish", ["match=target:5"], 3),
+    ],
+)
+def test_a_match_against_hard_bots_is_played_to_the_end(
+    tmp_path: Path, variant: str, options: list[str], seat: int
+) -> None:
+    path = tmp_path / "hard.json"
+    status, out, err = play(variant, *options, seat=seat, bots="hard", record=path)
+    assert (status, err) == (0, "")
+    assert "Not allowed" not in out and "Traceback" not in out
+    record, match = replayed(path)
+    assert match.over and list(match.scores) == final_score(out)
+    assert record.players == [
+        "You" if s == seat else f"Bot {s} (hard)" for s in range(len(record.players))
+    ]
+
+
+def test_the_partner_in_a_four_player_game_is_a_bot_of_the_chosen_level(tmp_path: Path) -> None:
+    path = tmp_path / "partner.json"
+    status, out, _ = play("swedish", "match=target:3", seat=0, bots="easy", record=path)
+    assert status == 0
+    record, match = replayed(path)
+    assert record.players == ["You", "Bot 1 (easy)", "Bot 2 (easy)", "Bot 3 (easy)"]
+    assert "Score: You & Bot 2 (easy) " in out
+    assert human_actions(match, seat=2) > 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "seat", "bots", "names"),
+    [
+        ("german", 0, "hard", ["You", "Bot 1 (hard)"]),
+        ("german", 1, "EASY", ["Bot 0 (easy)", "You"]),
+        ("minnesota", 0, "hard", ["You", "Bot 1 (hard)", "Bot 2 (hard)", "Bot 3 (hard)"]),
+        (
+            "minnesota",
+            0,
+            "hard,easy,medium",
+            ["You", "Bot 1 (hard)", "Bot 2 (easy)", "Bot 3 (medium)"],
+        ),
+        (
+            "minnesota",
+            2,
+            "hard, easy ,hard",
+            ["Bot 0 (hard)", "Bot 1 (easy)", "You", "Bot 3 (hard)"],
+        ),
+        (
+            "swedish",
+            3,
+            "easy,medium,hard",
+            ["Bot 0 (easy)", "Bot 1 (medium)", "Bot 2 (hard)", "You"],
+        ),
+    ],
+)
+def test_bot_levels_are_given_per_seat_skipping_yours(
+    tmp_path: Path, variant: str, seat: int, bots: str, names: list[str]
+) -> None:
+    path = tmp_path / "names.json"
+    status, out, _ = play(variant, seat=seat, bots=bots, script=["quit"], auto=False, record=path)
+    assert status == 1
+    record, _ = replayed(path)
+    assert record.players == names
+    assert f": {', '.join(names)} (seats 0..{len(names) - 1})." in out
+
+
+def test_the_command_line_takes_bots_and_defaults_to_medium(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def run(*argv: str) -> list[str]:
+        path = tmp_path / "cli.json"
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        status = main(["play", *argv, "--seed", "2", "--record", str(path)])
+        assert status == 1
+        record, _ = replayed(path)
+        return list(record.players)
+
+    assert run("german") == ["You", "Bot 1 (medium)"]
+    assert run("german", "--bots", "hard") == ["You", "Bot 1 (hard)"]
+    assert run("minnesota", "--seat", "1", "--bots", "hard,easy,hard") == [
+        "Bot 0 (hard)",
+        "You",
+        "Bot 2 (easy)",
+        "Bot 3 (hard)",
+    ]
+    capsys.readouterr()
+    assert main(["play", "minnesota", "--bots", "hard,expert,easy"]) == 2
+    err = capsys.readouterr().err
+    assert err == "whist play: --bots: unknown level 'expert'; choose one of easy, medium, hard\n"
+
+
+@pytest.mark.parametrize(
+    ("variant", "bots", "message"),
+    [
+        ("german", "expert", "--bots: unknown level 'expert'; choose one of easy, medium, hard"),
+        ("german", "", "--bots: unknown level ''"),
+        ("minnesota", "hard,,easy", "--bots: unknown level ''"),
+        ("minnesota", "hard,easy", "exactly 3 (one per computer seat, comma-separated), not 2"),
+        ("minnesota", "hard,easy,hard,easy", "exactly 3"),
+        ("german", "hard,easy", "exactly 1 (one per computer seat, comma-separated), not 2"),
+    ],
+)
+def test_a_bad_bot_level_exits_2_with_one_line(
+    tmp_path: Path, variant: str, bots: str, message: str
+) -> None:
+    path = tmp_path / "never.json"
+    status, out, err = play(variant, bots=bots, record=path)
+    assert status == 2 and out == ""
+    assert err.startswith("whist play: ") and message in err
+    assert err.count("\n") == 1
+    assert not path.exists()
