@@ -153,12 +153,15 @@ class Match:
         seat = action.seat
         if not (type(seat) is int and 0 <= seat < self.players):
             raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
+        if deal is None:
+            # A record holds actions inside deals; before the first deal there is no match
+            # to resign yet (leaving a table then is the table's business, not the rules').
+            raise WhistError(NO_DEAL_IN_PROGRESS, "no deal has started")
         if isinstance(action, Resign):
             self._resign(seat)
-            if self.log:
-                self._actions.append(action)
+            self._actions.append(action)
             return
-        if deal is None or deal.complete:
+        if deal.complete:
             raise WhistError(NO_DEAL_IN_PROGRESS, "no deal is in progress")
         if isinstance(action, Play):
             raise WhistError(WRONG_PHASE, "cards are not played in this phase")
@@ -177,7 +180,7 @@ class Match:
     def _play(self, deal: Deal, action: Play) -> None:
         seat = action.seat
         card = action.card
-        if seat != deal.turn:
+        if seat != deal.turn or type(seat) is not int:
             if not (type(seat) is int and 0 <= seat < self.players):
                 raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
             raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {seat}'s")
