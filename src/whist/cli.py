@@ -18,6 +18,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     commands.add_parser("variants", help="list the variants, their options and presets")
 
+    serve = commands.add_parser("serve", help="run the club server (SQLite by default)")
+    serve.add_argument("--host", default=None, help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port (8000)")
+    serve.add_argument("--data-dir", default=None, help="where the SQLite database lives")
+
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     play.add_argument("variant", help="classic, german, plockwhist, japanese, minnesota, swedish")
     play.add_argument(
@@ -76,6 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from whist.replay_cli import run_replay
 
         return run_replay(args.file, args.seat)
+    if args.command == "serve":
+        from whist.server.main import run_server
+
+        return run_server(args.host, args.port, args.data_dir)
     if args.command == "variants":
         from whist.variants import describe_all
 

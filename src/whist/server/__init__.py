@@ -1,0 +1,1 @@
+"""The online club: HTTP and WebSocket server around one actor per table."""

@@ -1,0 +1,535 @@
+"""One actor per table: every command for a table is handled here, one at a time.
+
+For each command: validate with the rules core → append the log entry and commit → adopt
+it (``TableState.apply``) → publish each connection its own view with the new version.
+Bots and clocks post their results back into the same inbox, so nothing changes a table
+except this loop. A failed commit leaves the table as it was (the entry is not adopted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from whist.core.actions import Action, Resign, action_from_json, action_to_json
+from whist.core.cards import card_text
+from whist.core.errors import WhistError
+from whist.core.views import view_for
+from whist.server.table import TableState
+
+log = logging.getLogger("whist.table")
+
+XP_FOR_A_WIN = 100
+
+
+class Hub(Protocol):
+    """What an actor needs from the server around it."""
+
+    async def commit(
+        self,
+        table_id: str,
+        seq: int,
+        entries: list[tuple[str, dict[str, Any]]],
+        status: str | None,
+        result: dict[str, Any] | None,
+    ) -> None: ...
+
+    async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]: ...
+
+    async def award_xp(self, table_id: str, amounts: dict[int, int]) -> dict[int, int]: ...
+
+    def clock_seconds(self) -> float: ...
+
+    def bot_delay(self) -> float: ...
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket (or test client) watching a table."""
+
+    player_id: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    seen_ids: dict[str, int] = field(default_factory=dict)  # client message id -> version
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Command:
+    # connect | disconnect | snapshot | act | sit | leave | suspend | bot | timeout | info
+    kind: str
+    connection: Connection | None = None
+    player_id: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    reply: asyncio.Future[Any] | None = None
+
+
+class TableActor:
+    def __init__(
+        self,
+        hub: Hub,
+        state: TableState,
+        clock_used: dict[int, float] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.state = state
+        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self.connections: set[Connection] = set()
+        # Clock: seat -> monotonic deadline, for human seats to act on a table with a clock.
+        self.deadlines: dict[int, float] = {}
+        # After a restart: seconds of its clock each seat to act had used before the stop.
+        self._restored_turns = clock_used or {}
+        self.thinking: set[int] = set()  # seats whose bot move is being computed
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # ---------------------------------------------------------------- running
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def ask(self, kind: str, player_id: int | None = None, **data: Any) -> Any:
+        """Send a command and wait for its answer (raises ``Refused``)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.inbox.put(Command(kind, player_id=player_id, data=data, reply=future))
+        return await future
+
+    def post(self, command: Command) -> None:
+        self.inbox.put_nowait(command)
+
+    async def _run(self) -> None:
+        await self._drive()
+        while True:
+            command = await self.inbox.get()
+            try:
+                result = await self._handle(command)
+            except Refused as refused:
+                if command.reply is not None and not command.reply.done():
+                    command.reply.set_exception(refused)
+                elif command.connection is not None:
+                    await self._send(
+                        command.connection,
+                        {
+                            "type": "error",
+                            "id": command.data.get("id"),
+                            "code": refused.code,
+                            "message": refused.message,
+                            "version": self.state.version,
+                        },
+                    )
+                continue
+            except Exception:  # a bug must not kill the table: log it, keep serving
+                log.exception("table %s: command %s failed", self.state.table_id, command.kind)
+                if command.reply is not None and not command.reply.done():
+                    command.reply.set_exception(Refused("internal", "internal error"))
+                continue
+            if command.reply is not None and not command.reply.done():
+                command.reply.set_result(result)
+
+    # --------------------------------------------------------------- commands
+    async def _handle(self, command: Command) -> Any:
+        kind = command.kind
+        if kind == "connect":
+            assert command.connection is not None
+            self.connections.add(command.connection)
+            if self.state.status == "suspended" and command.connection.player_id in (
+                self.state.humans()
+            ):
+                await self._commit([("resume", {})])
+            await self._publish_to(command.connection)
+            await self._publish_presence()
+            return None
+        if kind == "disconnect":
+            self.connections.discard(command.connection)  # type: ignore[arg-type]
+            await self._publish_presence()
+            return None
+        if kind == "snapshot":
+            assert command.connection is not None
+            await self._publish_to(command.connection)
+            return None
+        if kind == "act":
+            return await self._act(command)
+        if kind == "sit":
+            return await self._sit(command.player_id, command.data)
+        if kind == "leave":
+            return await self._leave(command.player_id)
+        if kind == "suspend":
+            return await self._suspend(command.player_id)
+        if kind == "bot":
+            return await self._bot_moved(command.data)
+        if kind == "timeout":
+            return await self._timeout()
+        if kind == "info":
+            return self.public_info(None)
+        raise Refused("bad_message", f"unknown command {kind!r}")
+
+    async def _act(self, command: Command) -> dict[str, Any]:
+        connection = command.connection
+        assert connection is not None
+        message_id = command.data.get("id")
+        if isinstance(message_id, str) and message_id in connection.seen_ids:
+            raise Refused(
+                "duplicate_message",
+                f"message {message_id} was already handled (version "
+                f"{connection.seen_ids[message_id]})",
+            )
+        state = self.state
+        if connection.player_id is None:
+            raise Refused("not_seated", "spectators cannot act")
+        seat = state.seat_of(connection.player_id)
+        if seat is None:
+            raise Refused("not_seated", "you have no seat at this table")
+        if state.status != "playing":
+            raise Refused("wrong_phase", f"the table is {state.status}")
+        raw = dict(command.data.get("action") or {})
+        raw["seat"] = seat  # a player acts for its own seat only
+        try:
+            action = action_from_json(raw)
+        except ValueError as exc:
+            raise Refused("bad_action", str(exc)) from None
+        except WhistError as exc:
+            raise Refused(exc.code, exc.message) from None
+        self._validate(action)
+        await self._commit([("action", action_to_json(action))])
+        if isinstance(message_id, str):
+            connection.seen_ids[message_id] = state.version
+            if len(connection.seen_ids) > 256:
+                connection.seen_ids.pop(next(iter(connection.seen_ids)))
+        await self._send(connection, {"type": "ack", "id": message_id, "version": state.version})
+        await self._drive()
+        return {"version": state.version}
+
+    def _validate(self, action: Action) -> None:
+        """Refuse with the core's own code, changing nothing; the action is adopted only
+        after its log entry is committed."""
+        match = self.state.match
+        if isinstance(action, Resign):
+            if match.over or match.deal is None:
+                raise Refused("match_over" if match.over else "no_deal_in_progress", "not now")
+            return
+        if action in match.legal_actions(action.seat):
+            return
+        # Not legal: let the core say why, on a throwaway copy (it would also raise there).
+        import copy
+
+        trial = copy.deepcopy(match)
+        try:
+            trial.apply(action)
+        except WhistError as exc:
+            raise Refused(exc.code, exc.message) from None
+        raise Refused("bad_action", "that action is not allowed now")
+
+    async def _sit(self, player_id: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        state = self.state
+        if player_id is None:
+            raise Refused("not_signed_in", "sign in first")
+        if state.status != "open":
+            raise Refused("wrong_phase", "the match has started")
+        if state.seat_of(player_id) is not None:
+            return {"seat": state.seat_of(player_id)}
+        wanted = data.get("seat")
+        free = [i for i, s in enumerate(state.seats) if s.empty]
+        if wanted is None:
+            if not free:
+                raise Refused("table_full", "no free seat")
+            wanted = free[0]
+        if not isinstance(wanted, int) or wanted not in free:
+            raise Refused("seat_taken", "that seat is not free")
+        entries: list[tuple[str, dict[str, Any]]] = [
+            (
+                "seat",
+                {
+                    "seat": wanted,
+                    "why": "join",
+                    "player": player_id,
+                    "nickname": data.get("nickname", ""),
+                },
+            )
+        ]
+        if len(free) == 1:
+            entries.append(("start", {}))
+        await self._commit(entries)
+        await self._drive()
+        return {"seat": wanted}
+
+    async def _leave(self, player_id: int | None) -> dict[str, Any]:
+        state = self.state
+        seat = state.seat_of(player_id) if player_id is not None else None
+        if seat is None:
+            raise Refused("not_seated", "you have no seat at this table")
+        entries: list[tuple[str, dict[str, Any]]] = [
+            ("seat", {"seat": seat, "why": "leave", "bot": "medium", "player": player_id})
+        ]
+        status = None
+        if state.status in ("playing", "suspended") and state.humans() == [player_id]:
+            # The last human leaves: the table ends without a result.
+            entries.append(("end", {"reason": "abandoned"}))
+            status = "abandoned"
+        await self._commit(entries, status=status)
+        await self._drive()
+        return {"left": seat}
+
+    async def _suspend(self, player_id: int | None) -> dict[str, Any]:
+        state = self.state
+        if player_id is None or state.seat_of(player_id) is None:
+            raise Refused("not_seated", "you have no seat at this table")
+        if state.status != "playing":
+            raise Refused("wrong_phase", f"the table is {state.status}")
+        if state.humans() != [player_id]:
+            raise Refused("not_alone", "only a match against bots can be saved and left")
+        await self._commit([("suspend", {})], status="suspended")
+        return {"suspended": True}
+
+    async def _bot_moved(self, data: dict[str, Any]) -> None:
+        seat = data["seat"]
+        self.thinking.discard(seat)
+        state = self.state
+        if state.status != "playing" or state.bot_level(seat) is None:
+            return
+        try:
+            action = action_from_json({**data["action"], "seat": seat})
+            self._validate(action)
+        except (Refused, WhistError, ValueError):
+            await self._drive()  # stale (the position moved on): think again if needed
+            return
+        await self._commit([("action", action_to_json(action))])
+        await self._drive()
+
+    async def _timeout(self) -> None:
+        self._timer = None
+        now = time.monotonic()
+        expired = [seat for seat, deadline in self.deadlines.items() if deadline <= now]
+        entries: list[tuple[str, dict[str, Any]]] = []
+        for seat in expired:
+            del self.deadlines[seat]
+            info = self.state.seats[seat]
+            if info.human:
+                entries.append(
+                    (
+                        "seat",
+                        {"seat": seat, "why": "timeout", "bot": "medium", "player": info.player_id},
+                    )
+                )
+        if entries:
+            await self._commit(entries)
+        await self._drive()
+
+    # ------------------------------------------------------------------ drive
+    async def _drive(self) -> None:
+        """Move the table on: deal, end the match, start clocks, ask bots."""
+        state = self.state
+        match = state.match
+        while state.status == "playing":
+            if match.over:
+                await self._end()
+                return
+            if match.needs_deal:
+                deck = list(range(52))
+                secrets.SystemRandom().shuffle(deck)
+                dealer = match.next_dealer()
+                if dealer is None:
+                    dealer = secrets.randbelow(match.players)
+                await self._commit(
+                    [("deal", {"dealer": dealer, "deck": [card_text(c) for c in deck]})]
+                )
+                continue
+            break
+        if state.status != "playing":
+            self.deadlines.clear()
+            return
+        to_act = set(match.to_act())
+        for seat in list(self.deadlines):
+            if seat not in to_act or not state.seats[seat].human:
+                del self.deadlines[seat]
+        for seat in sorted(to_act):
+            if state.bot_level(seat) is not None:
+                if seat not in self.thinking:
+                    self.thinking.add(seat)
+                    asyncio.get_running_loop().create_task(self._think(seat, state.version))
+            elif state.clock_seconds and seat not in self.deadlines:
+                used = self._restored_turns.pop(seat, None)
+                remaining = state.clock_seconds
+                if used is not None:
+                    remaining = max(1.0, state.clock_seconds - used)
+                self.deadlines[seat] = time.monotonic() + remaining
+        self._restored_turns.clear()
+        self._arm_timer()
+
+    def _arm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self.deadlines:
+            return
+        delay = max(0.0, min(self.deadlines.values()) - time.monotonic())
+        self._timer = asyncio.get_running_loop().call_later(
+            delay, lambda: self.post(Command("timeout"))
+        )
+
+    async def _think(self, seat: int, version: int) -> None:
+        state = self.state
+        level = state.bot_level(seat)
+        if level is None:
+            self.thinking.discard(seat)
+            return
+        view = view_for(state.match, seat)
+        seed = f"{state.table_id}:{version}:{seat}"
+        delay = self.hub.bot_delay()
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            action = await self.hub.think(level, view, seed)
+        except Exception:
+            log.exception("table %s: bot at seat %d failed", state.table_id, seat)
+            self.thinking.discard(seat)
+            return
+        self.post(Command("bot", data={"seat": seat, "action": action}))
+
+    async def _end(self) -> None:
+        state = self.state
+        match = state.match
+        reason = "resigned" if match.resigned is not None else "finished"
+        result = {
+            "reason": reason,
+            "winner": match.winner,
+            "scores": list(match.scores),
+            "resigned": match.resigned,
+        }
+        await self._commit([("end", {"reason": reason})], status="finished", result=result)
+        if match.winner is not None:
+            winners = {
+                info.player_id: XP_FOR_A_WIN
+                for seat, info in enumerate(state.seats)
+                if info.human and info.player_id is not None and seat % 2 == match.winner
+            }
+            if winners:
+                credited = await self.hub.award_xp(state.table_id, winners)
+                for connection in list(self.connections):
+                    gained = credited.get(connection.player_id or -1)
+                    if gained:
+                        await self._send(connection, {"type": "xp", "gained": gained})
+
+    # ---------------------------------------------------------- commit/publish
+    async def _commit(
+        self,
+        entries: list[tuple[str, dict[str, Any]]],
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        state = self.state
+        listing = status
+        if listing is None and any(kind in ("start", "resume") for kind, _ in entries):
+            listing = "playing"
+        await self.hub.commit(state.table_id, state.version + 1, entries, listing, result)
+        for kind, data in entries:
+            state.apply(kind, data)
+        await self._publish()
+
+    def public_info(self, viewer: int | None) -> dict[str, Any]:
+        """The table as everyone sees it: seats, status, clocks. Names no card."""
+        state = self.state
+        connected = {c.player_id for c in self.connections}
+        now = time.monotonic()
+        wall = time.time()
+        return {
+            "id": state.table_id,
+            "variant": state.variant,
+            "options": state.options,
+            "clock": state.clock_seconds,
+            "status": state.status,
+            "end_reason": state.end_reason,
+            "seats": [
+                {
+                    "seat": index,
+                    "nickname": seat.nickname if seat.player_id is not None else None,
+                    "kind": "empty" if seat.empty else ("human" if seat.human else "bot"),
+                    "bot": seat.bot if not seat.human else None,
+                    "replaced": seat.replaced,
+                    "connected": seat.human and seat.player_id in connected,
+                }
+                for index, seat in enumerate(state.seats)
+            ],
+            "deadlines": {
+                str(seat): round((wall + (deadline - now)) * 1000)
+                for seat, deadline in self.deadlines.items()
+            },
+            "you": state.seat_of(viewer) if viewer is not None else None,
+        }
+
+    def _message(self, connection: Connection) -> dict[str, Any]:
+        seat = (
+            self.state.seat_of(connection.player_id) if connection.player_id is not None else None
+        )
+        return {
+            "type": "state",
+            "version": self.state.version,
+            "table": self.public_info(connection.player_id),
+            "view": view_for(self.state.match, seat).to_json(),
+        }
+
+    async def _publish(self) -> None:
+        for connection in list(self.connections):
+            await self._send(connection, self._message(connection))
+
+    async def _publish_to(self, connection: Connection) -> None:
+        await self._send(connection, self._message(connection))
+
+    async def _publish_presence(self) -> None:
+        for connection in list(self.connections):
+            await self._send(
+                connection,
+                {
+                    "type": "table",
+                    "version": self.state.version,
+                    "table": self.public_info(connection.player_id),
+                },
+            )
+
+    async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
+        try:
+            await connection.send(message)
+        except Exception:  # a broken socket: forget it, the player may reconnect
+            self.connections.discard(connection)
+
+
+def restore(
+    state: TableState,
+    log_entries: list[tuple[str, dict[str, Any], datetime]],
+    last_alive: datetime | None,
+) -> dict[int, float]:
+    """Replay a table's log into ``state`` and work out, for every human seat still to act,
+    how much of its clock it had used when the server last showed it was alive (downtime
+    is not charged)."""
+    since: dict[int, datetime] = {}
+    for kind, data, at in log_entries:
+        state.apply(kind, data)
+        to_act = set(state.match.to_act()) if state.status == "playing" else set()
+        for seat in list(since):
+            if seat not in to_act:
+                del since[seat]
+        for seat in to_act:
+            since.setdefault(seat, at)
+    used: dict[int, float] = {}
+    for seat, started in since.items():
+        alive = last_alive if last_alive is not None and last_alive > started else started
+        used[seat] = (alive - started).total_seconds()
+    return used

@@ -1,0 +1,402 @@
+"""The HTTP and WebSocket server (FastAPI on uvicorn)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import VerificationError
+from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from whist.core.errors import WhistError
+from whist.server.actor import Command, Connection, Refused, TableActor
+from whist.server.club import Club
+from whist.server.progress import CARD_BACKS, CARD_FACES, level_for, unlocked
+from whist.server.settings import Settings
+from whist.server.table import BOT_LEVELS
+from whist.store.models import Player
+
+COOKIE = "whist_session"
+hasher = PasswordHasher()
+
+
+# ------------------------------------------------------------------ wire models
+class GuestIn(BaseModel):
+    nickname: str = Field(min_length=1, max_length=40)
+
+
+class RegisterIn(BaseModel):
+    login: str = Field(min_length=3, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")
+    password: str = Field(min_length=8, max_length=200)
+    nickname: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class LoginIn(BaseModel):
+    login: str = Field(max_length=40)
+    password: str = Field(max_length=200)
+
+
+class AppearanceIn(BaseModel):
+    card_back: str
+    card_face: str
+
+
+class TableIn(BaseModel):
+    variant: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    clock: bool = True  # the 90-second clock; False: unlimited time
+    private: bool = False
+    seat: int = 0  # where the host sits
+    # Seats not for humans: seat -> bot level. Seats missing here wait for people.
+    bots: dict[int, str] = Field(default_factory=dict)
+
+
+class JoinIn(BaseModel):
+    seat: int | None = None
+
+
+class QuickIn(BaseModel):
+    variant: str | None = None
+
+
+def club_of(request: Request) -> Club:
+    return request.app.state.club  # type: ignore[no-any-return]
+
+
+async def current(request: Request) -> Player:
+    """The signed-in player of this request (401 otherwise)."""
+    token = request.cookies.get(COOKIE)
+    if token:
+        player = await asyncio.to_thread(club_of(request).repo.session_player, token)
+        if player is not None:
+            return player
+    raise HTTPException(401, {"code": "not_signed_in", "message": "sign in first"})
+
+
+Me = Annotated[Player, Depends(current)]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        club = Club(settings)
+        app.state.club = club
+        await club.start()
+        try:
+            yield
+        finally:
+            await club.stop()
+
+    app = FastAPI(title="Whist Club", lifespan=lifespan)
+
+    async def start_session(request: Request, response: Response, player: Player) -> None:
+        token = secrets.token_urlsafe(32)
+        days = settings.session_days if player.login else settings.guest_session_days
+        await asyncio.to_thread(
+            club_of(request).repo.create_session, token, player.id, timedelta(days=days)
+        )
+        response.set_cookie(COOKIE, token, max_age=int(days * 86400), httponly=True, samesite="lax")
+
+    def me_json(player: Player) -> dict[str, Any]:
+        return {
+            "id": player.id,
+            "nickname": player.nickname,
+            "registered": player.login is not None,
+            "login": player.login,
+            "xp": player.xp,
+            "level": level_for(player.xp),
+            "card_back": player.card_back,
+            "card_face": player.card_face,
+            "unlocked": {
+                "card_backs": unlocked(CARD_BACKS, player.xp),
+                "card_faces": unlocked(CARD_FACES, player.xp),
+            },
+        }
+
+    @app.exception_handler(WhistError)
+    async def whist_error(_request: Request, exc: WhistError) -> JSONResponse:
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=400)
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=409)
+
+    # ----------------------------------------------------------------- players
+    @app.post("/api/guest")
+    async def guest(body: GuestIn, request: Request, response: Response) -> dict[str, Any]:
+        player = await asyncio.to_thread(club_of(request).repo.create_player, body.nickname)
+        assert player is not None
+        await start_session(request, response, player)
+        return me_json(player)
+
+    @app.post("/api/register")
+    async def register(body: RegisterIn, request: Request, response: Response) -> dict[str, Any]:
+        repo = club_of(request).repo
+        password_hash = await asyncio.to_thread(hasher.hash, body.password)
+        player = await asyncio.to_thread(
+            repo.create_player, body.nickname or body.login, body.login, password_hash
+        )
+        if player is None:
+            raise HTTPException(409, {"code": "login_taken", "message": "that login is taken"})
+        await start_session(request, response, player)
+        return me_json(player)
+
+    @app.post("/api/login")
+    async def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
+        repo = club_of(request).repo
+        player = await asyncio.to_thread(repo.player_by_login, body.login)
+        wrong = HTTPException(401, {"code": "bad_login", "message": "wrong login or password"})
+        if player is None or player.password_hash is None:
+            raise wrong
+        try:
+            await asyncio.to_thread(hasher.verify, player.password_hash, body.password)
+        except VerificationError:
+            raise wrong from None
+        await start_session(request, response, player)
+        return me_json(player)
+
+    @app.post("/api/logout")
+    async def logout(request: Request, response: Response) -> dict[str, Any]:
+        token = request.cookies.get(COOKIE)
+        if token:
+            await asyncio.to_thread(club_of(request).repo.delete_session, token)
+        response.delete_cookie(COOKIE)
+        return {"ok": True}
+
+    @app.get("/api/me")
+    async def me(player: Me) -> dict[str, Any]:
+        return me_json(player)
+
+    @app.put("/api/me/appearance")
+    async def appearance(body: AppearanceIn, player: Me, request: Request) -> dict[str, Any]:
+        if body.card_back not in unlocked(CARD_BACKS, player.xp):
+            raise HTTPException(403, {"code": "locked", "message": "that card back is locked"})
+        if body.card_face not in unlocked(CARD_FACES, player.xp):
+            raise HTTPException(403, {"code": "locked", "message": "that card face is locked"})
+        await asyncio.to_thread(
+            club_of(request).repo.set_appearance, player.id, body.card_back, body.card_face
+        )
+        player.card_back, player.card_face = body.card_back, body.card_face
+        return me_json(player)
+
+    # ------------------------------------------------------------------ tables
+    def listing(actor: TableActor) -> dict[str, Any]:
+        info = actor.public_info(None)
+        info["free_seats"] = [s["seat"] for s in info["seats"] if s["kind"] == "empty"]
+        return info
+
+    @app.get("/api/tables")
+    async def tables(request: Request) -> list[dict[str, Any]]:
+        club = club_of(request)
+        rows = await asyncio.to_thread(club.repo.tables_with_status, ["open"])
+        return [
+            listing(club.actors[row.id])
+            for row in rows
+            if not row.private and row.id in club.actors
+        ]
+
+    @app.post("/api/tables")
+    async def create(body: TableIn, player: Me, request: Request) -> dict[str, Any]:
+        club = club_of(request)
+        for seat, level in body.bots.items():
+            if level not in BOT_LEVELS:
+                raise HTTPException(400, {"code": "bad_bot", "message": f"bot level {level!r}"})
+            if seat == body.seat:
+                raise HTTPException(400, {"code": "bad_seat", "message": "the host's seat"})
+        actor = await club.create_table(
+            player.id, body.variant, body.options, body.clock, body.private, body.bots
+        )
+        players = actor.state.match.players
+        if not 0 <= body.seat < players or any(not 0 <= s < players for s in body.bots):
+            raise HTTPException(400, {"code": "bad_seat", "message": f"seats are 0..{players - 1}"})
+        await actor.ask("sit", player.id, seat=body.seat, nickname=player.nickname)
+        info = listing(actor)
+        row = await asyncio.to_thread(club.repo.table, actor.state.table_id)
+        if row is not None and row.invite_code:
+            info["invite"] = row.invite_code
+        return info
+
+    async def join_actor(actor: TableActor, player: Player, seat: int | None) -> dict[str, Any]:
+        result = await actor.ask("sit", player.id, seat=seat, nickname=player.nickname)
+        return {**listing(actor), "you": result["seat"]}
+
+    def actor_or_404(request: Request, table_id: str) -> TableActor:
+        actor = club_of(request).actors.get(table_id)
+        if actor is None:
+            raise HTTPException(404, {"code": "no_table", "message": "no such table"})
+        return actor
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinIn, player: Me, request: Request) -> dict[str, Any]:
+        club = club_of(request)
+        row = await asyncio.to_thread(club.repo.table, table_id)
+        if row is None or row.private:
+            raise HTTPException(404, {"code": "no_table", "message": "no such table"})
+        return await join_actor(actor_or_404(request, table_id), player, body.seat)
+
+    @app.post("/api/invite/{code}/join")
+    async def join_invite(code: str, body: JoinIn, player: Me, request: Request) -> dict[str, Any]:
+        club = club_of(request)
+        row = await asyncio.to_thread(club.repo.table_by_invite, code)
+        if row is None:
+            raise HTTPException(404, {"code": "no_table", "message": "no such invitation"})
+        return await join_actor(actor_or_404(request, row.id), player, body.seat)
+
+    @app.post("/api/quickplay")
+    async def quickplay(body: QuickIn, player: Me, request: Request) -> dict[str, Any]:
+        club = club_of(request)
+        for actor in list(club.actors.values()):
+            state = actor.state
+            if state.status != "open" or (body.variant and state.variant != body.variant):
+                continue
+            row = await asyncio.to_thread(club.repo.table, state.table_id)
+            if row is None or row.private:
+                continue
+            try:
+                return await join_actor(actor, player, None)
+            except Refused:
+                continue
+        # Nobody waiting: a new table against MEDIUM bots.
+        from whist.variants import lookup
+
+        variant = body.variant or "minnesota"
+        players = lookup(variant)[0].players
+        actor = await club.create_table(
+            player.id, variant, {}, True, False, {s: "medium" for s in range(1, players)}
+        )
+        return await join_actor(actor, player, 0)
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, player: Me, request: Request) -> dict[str, Any]:
+        result: dict[str, Any] = await actor_or_404(request, table_id).ask("leave", player.id)
+        return result
+
+    @app.post("/api/tables/{table_id}/suspend")
+    async def suspend(table_id: str, player: Me, request: Request) -> dict[str, Any]:
+        result: dict[str, Any] = await actor_or_404(request, table_id).ask("suspend", player.id)
+        return result
+
+    @app.get("/api/tables/{table_id}")
+    async def table(table_id: str, request: Request) -> dict[str, Any]:
+        return listing(actor_or_404(request, table_id))
+
+    # ----------------------------------------------------------------- sockets
+    def origin_allowed(websocket: WebSocket) -> bool:
+        origin = websocket.headers.get("origin")
+        if origin is None:
+            return True  # not a browser: Origin protects browsers' cookies only
+        host = websocket.headers.get("host", "")
+        allowed = {f"http://{host}", f"https://{host}", *settings.allowed_origins}
+        return origin in allowed
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        club: Club = websocket.app.state.club
+        if not origin_allowed(websocket):
+            await websocket.close(code=4403, reason="origin not allowed")
+            return
+        actor = club.actors.get(table_id)
+        if actor is None:
+            await websocket.close(code=4404, reason="no such table")
+            return
+        token = websocket.cookies.get(COOKIE)
+        player = await asyncio.to_thread(club.repo.session_player, token) if token else None
+        await websocket.accept()
+        outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+        async def send(message: dict[str, Any]) -> None:
+            outbox.put_nowait(message)
+
+        async def writer() -> None:
+            while True:
+                message = await outbox.get()
+                if message is None:
+                    return
+                await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+        connection = Connection(player.id if player is not None else None, send)
+        writing = asyncio.get_running_loop().create_task(writer())
+        actor.post(Command("connect", connection=connection))
+        bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                checked = check_message(text, settings.max_message_bytes, bucket)
+                if isinstance(checked, tuple):
+                    await send({"type": "error", "code": checked[0], "message": checked[1]})
+                    continue
+                message = checked
+                kind = message.get("type")
+                if kind == "ping":
+                    await send({"type": "pong", "version": actor.state.version})
+                elif kind == "snapshot":
+                    actor.post(Command("snapshot", connection=connection))
+                elif kind == "act":
+                    actor.post(Command("act", connection=connection, data=message))
+                else:
+                    await send(
+                        {
+                            "type": "error",
+                            "id": message.get("id"),
+                            "code": "bad_message",
+                            "message": "unknown message type",
+                        }
+                    )
+        except WebSocketDisconnect:
+            pass
+        finally:
+            actor.post(Command("disconnect", connection=connection))
+            outbox.put_nowait(None)
+            if websocket.client_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(RuntimeError):
+                    await websocket.close()
+            writing.cancel()
+
+    return app
+
+
+class TokenBucket:
+    """Per-connection rate limit."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def check_message(text: str, limit: int, bucket: TokenBucket) -> dict[str, Any] | tuple[str, str]:
+    """The message as a dict, or (code, message) saying why it is refused."""
+    if not bucket.take():
+        return ("rate_limited", "too many messages: slow down")
+    if len(text.encode()) > limit:
+        return ("too_large", f"messages are at most {limit} bytes")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return ("bad_message", "not JSON")
+    if not isinstance(message, dict):
+        return ("bad_message", "a message is a JSON object")
+    return message

@@ -1,0 +1,1 @@
+"""Storage: rows, never domain values or wire messages (converted explicitly)."""

@@ -1,0 +1,93 @@
+"""The tables of the database. Every table's history is an append-only log (``TableLog``):
+a table comes back after any stop by replaying it, which is why nothing else about a
+match is stored as mutable state."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(40))
+    # Registered players have a unique login name and an argon2 hash; guests have neither.
+    login: Mapped[str | None] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    xp: Mapped[int] = mapped_column(Integer, default=0)
+    card_back: Mapped[str] = mapped_column(String(40), default="classic")
+    card_face: Mapped[str] = mapped_column(String(40), default="classic")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Table(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clock_seconds: Mapped[float | None] = mapped_column()
+    private: Mapped[bool] = mapped_column(default=False)
+    invite_code: Mapped[str | None] = mapped_column(String(32), index=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    # open (seats being taken) | playing | suspended | finished | abandoned
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Result, filled once at the end (also derivable from the log; kept for listings).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class TableLog(Base):
+    """One entry of a table's history: ``kind`` is seat (someone sat, left, was replaced),
+    start, deal (the deck and dealer), action (a whist-record/1 action), suspend, resume,
+    end. ``seq`` numbers the entries of a table from 1; it is the version clients see."""
+
+    __tablename__ = "table_log"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(12))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class XpAward(Base):
+    """XP credited for a match: at most one row per player and table."""
+
+    __tablename__ = "xp_awards"
+    __table_args__ = (UniqueConstraint("player_id", "table_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    amount: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Heartbeat(Base):
+    """When this server last showed it was alive: clocks do not charge downtime."""
+
+    __tablename__ = "heartbeat"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,212 @@
+"""Storage operations, synchronous (the server calls them in a worker thread). Each one is
+its own transaction: when it returns, what it wrote is committed."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from whist.store.db import session_factory
+from whist.store.models import Heartbeat, Player, Session, Table, TableLog, XpAward
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes even for timezone-aware columns.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def token_hash(token: str) -> str:
+    """Sessions are stored by hash: a copy of the database holds no usable cookie."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Repository:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions: sessionmaker = session_factory(engine)  # type: ignore[type-arg]
+
+    # ---------------------------------------------------------------- players
+    def create_player(
+        self, nickname: str, login: str | None = None, password_hash: str | None = None
+    ) -> Player | None:
+        """A new player, or None when the login is taken."""
+        with self.sessions() as db:
+            player = Player(
+                nickname=nickname,
+                login=login,
+                password_hash=password_hash,
+                xp=0,
+                card_back="classic",
+                card_face="classic",
+                created_at=now(),
+            )
+            db.add(player)
+            try:
+                db.commit()
+            except IntegrityError:
+                return None
+            return player
+
+    def player(self, player_id: int) -> Player | None:
+        with self.sessions() as db:
+            return db.get(Player, player_id)
+
+    def player_by_login(self, login: str) -> Player | None:
+        with self.sessions() as db:
+            return db.scalar(select(Player).where(Player.login == login))
+
+    def players(self, ids: Sequence[int]) -> dict[int, Player]:
+        with self.sessions() as db:
+            return {p.id: p for p in db.scalars(select(Player).where(Player.id.in_(ids)))}
+
+    def set_password(self, player_id: int, password_hash: str) -> None:
+        with self.sessions() as db:
+            db.execute(
+                update(Player).where(Player.id == player_id).values(password_hash=password_hash)
+            )
+            db.commit()
+
+    def set_appearance(self, player_id: int, card_back: str, card_face: str) -> None:
+        with self.sessions() as db:
+            db.execute(
+                update(Player)
+                .where(Player.id == player_id)
+                .values(card_back=card_back, card_face=card_face)
+            )
+            db.commit()
+
+    # --------------------------------------------------------------- sessions
+    def create_session(self, token: str, player_id: int, lifetime: timedelta) -> None:
+        with self.sessions() as db:
+            db.add(
+                Session(
+                    token_hash=token_hash(token),
+                    player_id=player_id,
+                    expires_at=now() + lifetime,
+                )
+            )
+            db.commit()
+
+    def session_player(self, token: str) -> Player | None:
+        """The player of a live session; expired sessions are removed."""
+        with self.sessions() as db:
+            row = db.get(Session, token_hash(token))
+            if row is None:
+                return None
+            if _aware(row.expires_at) <= now():
+                db.delete(row)
+                db.commit()
+                return None
+            return db.get(Player, row.player_id)
+
+    def delete_session(self, token: str) -> None:
+        with self.sessions() as db:
+            db.execute(delete(Session).where(Session.token_hash == token_hash(token)))
+            db.commit()
+
+    # ----------------------------------------------------------------- tables
+    def create_table(self, table: Table) -> None:
+        with self.sessions() as db:
+            db.add(table)
+            db.commit()
+
+    def table(self, table_id: str) -> Table | None:
+        with self.sessions() as db:
+            return db.get(Table, table_id)
+
+    def table_by_invite(self, code: str) -> Table | None:
+        with self.sessions() as db:
+            return db.scalar(select(Table).where(Table.invite_code == code))
+
+    def tables_with_status(self, statuses: Sequence[str]) -> list[Table]:
+        with self.sessions() as db:
+            return list(
+                db.scalars(
+                    select(Table).where(Table.status.in_(statuses)).order_by(Table.created_at)
+                )
+            )
+
+    def tables_of_player(self, player_id: int) -> list[Table]:
+        """Every table whose log seats this player, newest first."""
+        with self.sessions() as db:
+            ids = select(TableLog.table_id).where(
+                TableLog.kind == "seat", TableLog.data["player"].as_integer() == player_id
+            )
+            return list(
+                db.scalars(select(Table).where(Table.id.in_(ids)).order_by(Table.created_at.desc()))
+            )
+
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        entries: Sequence[tuple[str, dict[str, Any]]],
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Append log entries ``seq``, ``seq+1``, ... in one transaction (and update the
+        table's listing status with them). A duplicate ``seq`` raises: two writers."""
+        with self.sessions() as db:
+            at = now()
+            for offset, (kind, data) in enumerate(entries):
+                db.add(TableLog(table_id=table_id, seq=seq + offset, kind=kind, data=data, at=at))
+            if status is not None or result is not None:
+                values: dict[str, Any] = {}
+                if status is not None:
+                    values["status"] = status
+                    if status in ("finished", "abandoned"):
+                        values["finished_at"] = at
+                if result is not None:
+                    values["result"] = result
+                db.execute(update(Table).where(Table.id == table_id).values(**values))
+            db.commit()
+
+    def log(self, table_id: str) -> list[tuple[str, dict[str, Any], datetime]]:
+        with self.sessions() as db:
+            rows = db.scalars(
+                select(TableLog).where(TableLog.table_id == table_id).order_by(TableLog.seq)
+            )
+            return [(row.kind, row.data, _aware(row.at)) for row in rows]
+
+    # --------------------------------------------------------------------- XP
+    def award_xp(self, table_id: str, amounts: dict[int, int]) -> dict[int, int]:
+        """Credit XP for a match once: players already credited for it are skipped.
+        Returns what was credited now."""
+        credited: dict[int, int] = {}
+        for player_id, amount in amounts.items():
+            with self.sessions() as db:
+                db.add(XpAward(player_id=player_id, table_id=table_id, amount=amount, at=now()))
+                db.execute(
+                    update(Player).where(Player.id == player_id).values(xp=Player.xp + amount)
+                )
+                try:
+                    db.commit()
+                except IntegrityError:
+                    continue
+                credited[player_id] = amount
+        return credited
+
+    # -------------------------------------------------------------- heartbeat
+    def beat(self) -> None:
+        with self.sessions() as db:
+            row = db.get(Heartbeat, 1)
+            if row is None:
+                db.add(Heartbeat(id=1, at=now()))
+            else:
+                row.at = now()
+            db.commit()
+
+    def last_beat(self) -> datetime | None:
+        with self.sessions() as db:
+            row = db.get(Heartbeat, 1)
+            return None if row is None else _aware(row.at)
