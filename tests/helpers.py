@@ -127,6 +127,9 @@ OPTION_SETS: list[Case] = [
     Case("swedish-rounds1", "swedish", {"match": "rounds:1"}),
 ]
 
+CASES_BY_ID = {case.id: case for case in OPTION_SETS}
+
+
 def cases_of(key: str) -> list[Case]:
     return [case for case in OPTION_SETS if case.key == key]
 
