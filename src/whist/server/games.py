@@ -1,0 +1,122 @@
+"""My games: saved and finished matches, their score sheets, replays and downloads.
+
+Finished matches are rebuilt from their logs; everything sent is what the asking player's
+seat may know (the replay document with ``seat`` and ``seat_record``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from whist.records import replay_document
+from whist.seat_record import seat_record
+from whist.server.table import TableState
+
+router = APIRouter()
+
+
+async def _state(request: Request, table_id: str) -> TableState:
+    club = request.app.state.club
+    actor = club.actors.get(table_id)
+    if actor is not None:
+        return actor.state  # type: ignore[no-any-return]
+    row = await asyncio.to_thread(club.repo.table, table_id)
+    if row is None:
+        raise HTTPException(404, {"code": "no_table", "message": "no such game"})
+    state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
+    for kind, data, _at in await asyncio.to_thread(club.repo.log, table_id):
+        state.apply(kind, data)
+    return state
+
+
+def _sheet(state: TableState) -> list[dict[str, Any]]:
+    """Points and running score per deal, per side."""
+    running = [0, 0]
+    sheet = []
+    for deal in state.match.deals:
+        running = [running[0] + deal.points[0], running[1] + deal.points[1]]
+        sheet.append(
+            {
+                "deal": deal.index,
+                "dealer": deal.dealer,
+                "contract": None if deal.contract is None else deal.contract.to_json(),
+                "tricks": list(deal.won),
+                "points": list(deal.points),
+                "score": running,
+                "complete": deal.complete,
+            }
+        )
+    return sheet
+
+
+def _summary(state: TableState, player_id: int) -> dict[str, Any]:
+    match = state.match
+    return {
+        "id": state.table_id,
+        "variant": state.variant,
+        "options": state.options,
+        "status": state.status,
+        "seats": [
+            seat.nickname or (f"bot ({seat.bot})" if seat.bot else "") for seat in state.seats
+        ],
+        "you": _seat_of(state, player_id),
+        "scores": list(match.scores),
+        "over": match.over,
+        "winner": match.winner,
+        "resumable": state.status == "suspended",
+    }
+
+
+def _seat_of(state: TableState, player_id: int) -> int | None:
+    for index, seat in enumerate(state.seats):
+        if seat.player_id == player_id:
+            return index
+    return None
+
+
+async def _mine(request: Request, table_id: str) -> tuple[TableState, int]:
+    from whist.server.app import current
+
+    player = await current(request)
+    state = await _state(request, table_id)
+    seat = _seat_of(state, player.id)
+    if seat is None:
+        raise HTTPException(404, {"code": "no_table", "message": "not one of your games"})
+    return state, seat
+
+
+@router.get("/api/games")
+async def my_games(request: Request) -> list[dict[str, Any]]:
+    from whist.server.app import current
+
+    player = await current(request)
+    club = request.app.state.club
+    rows = await asyncio.to_thread(club.repo.tables_of_player, player.id)
+    return [_summary(await _state(request, row.id), player.id) for row in rows]
+
+
+@router.get("/api/games/{table_id}")
+async def game(table_id: str, request: Request) -> dict[str, Any]:
+    state, seat = await _mine(request, table_id)
+    return {
+        **_summary(state, state.seats[seat].player_id or 0),
+        "sheet": _sheet(state),
+        "replay": replay_document(state.match, None, seat),
+    }
+
+
+@router.get("/api/games/{table_id}/record")
+async def record(table_id: str, request: Request) -> JSONResponse:
+    state, seat = await _mine(request, table_id)
+    names = [
+        s.nickname or (f"Bot ({s.bot})" if s.bot else f"Seat {i}")
+        for i, s in enumerate(state.seats)
+    ]
+    document = seat_record(state.match, seat, names)
+    return JSONResponse(
+        document,
+        headers={"Content-Disposition": f'attachment; filename="whist-{table_id}.json"'},
+    )
