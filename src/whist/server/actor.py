@@ -141,6 +141,18 @@ class TableActor:
                 log.exception("table %s: command %s failed", self.state.table_id, command.kind)
                 if command.reply is not None and not command.reply.done():
                     command.reply.set_exception(Refused("internal", "internal error"))
+                elif command.connection is not None and command.kind == "act":
+                    # The client waits for an ack or an error for every act.
+                    await self._send(
+                        command.connection,
+                        {
+                            "type": "error",
+                            "id": command.data.get("id"),
+                            "code": "internal",
+                            "message": "internal error",
+                            "version": self.state.version,
+                        },
+                    )
                 continue
             if command.reply is not None and not command.reply.done():
                 command.reply.set_result(result)
@@ -200,7 +212,10 @@ class TableActor:
             raise Refused("not_seated", "you have no seat at this table")
         if state.status != "playing":
             raise Refused("wrong_phase", f"the table is {state.status}")
-        raw = dict(command.data.get("action") or {})
+        action_json = command.data.get("action")
+        if not isinstance(action_json, dict):
+            raise Refused("bad_action", "an action must be an object")
+        raw = dict(action_json)
         raw["seat"] = seat  # a player acts for its own seat only
         try:
             action = action_from_json(raw)

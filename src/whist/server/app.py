@@ -101,6 +101,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await club.stop()
 
     app = FastAPI(title="Whist Club", lifespan=lifespan)
+    from whist.server.games import router as games_router
+
+    app.include_router(games_router)
 
     async def start_session(request: Request, response: Response, player: Player) -> None:
         token = secrets.token_urlsafe(32)
@@ -210,18 +213,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: TableIn, player: Me, request: Request) -> dict[str, Any]:
+        from whist.variants import lookup
+
         club = club_of(request)
         for seat, level in body.bots.items():
             if level not in BOT_LEVELS:
                 raise HTTPException(400, {"code": "bad_bot", "message": f"bot level {level!r}"})
             if seat == body.seat:
                 raise HTTPException(400, {"code": "bad_seat", "message": "the host's seat"})
+        # Check the seats before the table exists: a bot seat out of range would be written
+        # to the log (and break the table's replay at the next start).
+        players = lookup(body.variant)[0].players
+        if not 0 <= body.seat < players or any(not 0 <= s < players for s in body.bots):
+            raise HTTPException(400, {"code": "bad_seat", "message": f"seats are 0..{players - 1}"})
         actor = await club.create_table(
             player.id, body.variant, body.options, body.clock, body.private, body.bots
         )
-        players = actor.state.match.players
-        if not 0 <= body.seat < players or any(not 0 <= s < players for s in body.bots):
-            raise HTTPException(400, {"code": "bad_seat", "message": f"seats are 0..{players - 1}"})
         await actor.ask("sit", player.id, seat=body.seat, nickname=player.nickname)
         info = listing(actor)
         row = await asyncio.to_thread(club.repo.table, actor.state.table_id)
