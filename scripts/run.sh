@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets everything up, then starts the main job: a terminal game of German Whist against
-# computer players (pass other arguments of `whist play` to change it).
+# Sets everything up, then starts the main job: the club server on http://127.0.0.1:8000/
+# with its SQLite database in ./whist-data (created and migrated on first start). Extra
+# arguments go to `whist serve` (--host, --port, --data-dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/whist play "${@:-german}"
+exec .venv/bin/whist serve "$@"
