@@ -88,6 +88,37 @@ async def _mine(request: Request, table_id: str) -> tuple[TableState, int]:
     return state, seat
 
 
+@router.get("/api/variants")
+async def variants() -> dict[str, Any]:
+    """Every variant with its options (for the create-table form) and the unavailable ones."""
+    from whist.variants import UNAVAILABLE, VARIANTS
+
+    return {
+        "variants": [
+            {
+                "key": variant.key,
+                "title": variant.title,
+                "players": variant.players,
+                "options": [
+                    {
+                        "name": spec.name,
+                        "kind": spec.kind,
+                        "default": spec.default,
+                        "choices": list(spec.choices),
+                        "help": spec.help,
+                    }
+                    for spec in variant.option_set.specs
+                ],
+                "presets": {name: dict(p) for name, p in variant.option_set.presets.items()},
+                "aliases": dict(variant.aliases),
+            }
+            for variant in VARIANTS.values()
+        ],
+        "unavailable": dict(UNAVAILABLE),
+        "bot_levels": ["easy", "medium", "hard"],
+    }
+
+
 @router.get("/api/games")
 async def my_games(request: Request) -> list[dict[str, Any]]:
     from whist.server.app import current
