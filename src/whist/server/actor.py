@@ -13,7 +13,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -56,7 +56,6 @@ class Connection:
 
     player_id: int | None
     send: Callable[[dict[str, Any]], Awaitable[None]]
-    seen_ids: dict[str, int] = field(default_factory=dict)  # client message id -> version
 
 
 class Refused(Exception):
@@ -89,9 +88,11 @@ class TableActor:
         self.connections: set[Connection] = set()
         # Clock: seat -> monotonic deadline, for human seats to act on a table with a clock.
         self.deadlines: dict[int, float] = {}
+        self._published_deadlines: dict[int, float] = {}  # what every client was last sent
         # After a restart: seconds of its clock each seat to act had used before the stop.
         self._restored_turns = clock_used or {}
         self.thinking: set[int] = set()  # seats whose bot move is being computed
+        self.seen_ids: dict[int, dict[str, int]] = {}  # player -> message id -> version
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -167,6 +168,7 @@ class TableActor:
                 self.state.humans()
             ):
                 await self._commit([("resume", {})])
+                await self._drive()  # bots whose moves were dropped think again; clocks restart
             await self._publish_to(command.connection)
             await self._publish_presence()
             return None
@@ -198,11 +200,13 @@ class TableActor:
         connection = command.connection
         assert connection is not None
         message_id = command.data.get("id")
-        if isinstance(message_id, str) and message_id in connection.seen_ids:
+        # Message ids are remembered per player, not per socket: an action re-sent after a
+        # reconnect is recognised and never applied twice.
+        seen = self.seen_ids.setdefault(connection.player_id or 0, {})
+        if isinstance(message_id, str) and message_id in seen:
             raise Refused(
                 "duplicate_message",
-                f"message {message_id} was already handled (version "
-                f"{connection.seen_ids[message_id]})",
+                f"message {message_id} was already handled (version {seen[message_id]})",
             )
         state = self.state
         if connection.player_id is None:
@@ -226,10 +230,11 @@ class TableActor:
         self._validate(action)
         await self._commit([("action", action_to_json(action))])
         if isinstance(message_id, str):
-            connection.seen_ids[message_id] = state.version
-            if len(connection.seen_ids) > 256:
-                connection.seen_ids.pop(next(iter(connection.seen_ids)))
+            seen[message_id] = state.version
+            if len(seen) > 256:
+                seen.pop(next(iter(seen)))
         await self._send(connection, {"type": "ack", "id": message_id, "version": state.version})
+        self.deadlines.pop(seat, None)  # to act again (it won the trick): a new full clock
         await self._drive()
         return {"version": state.version}
 
@@ -312,6 +317,7 @@ class TableActor:
         if state.humans() != [player_id]:
             raise Refused("not_alone", "only a match against bots can be saved and left")
         await self._commit([("suspend", {})], status="suspended")
+        await self._drive()  # stops the clocks: a saved match is not timed
         return {"suspended": True}
 
     async def _bot_moved(self, data: dict[str, Any]) -> None:
@@ -356,7 +362,7 @@ class TableActor:
         while state.status == "playing":
             if match.over:
                 await self._end()
-                return
+                break
             if match.needs_deal:
                 deck = list(range(52))
                 secrets.SystemRandom().shuffle(deck)
@@ -370,6 +376,8 @@ class TableActor:
             break
         if state.status != "playing":
             self.deadlines.clear()
+            self._arm_timer()
+            await self._publish_deadlines()
             return
         to_act = set(match.to_act())
         for seat in list(self.deadlines):
@@ -388,6 +396,13 @@ class TableActor:
                 self.deadlines[seat] = time.monotonic() + remaining
         self._restored_turns.clear()
         self._arm_timer()
+        await self._publish_deadlines()
+
+    async def _publish_deadlines(self) -> None:
+        """Clocks start and stop after the state was published: tell everyone the new
+        deadlines (table.deadlines) if they changed since."""
+        if self.deadlines != self._published_deadlines:
+            await self._publish_presence()
 
     def _arm_timer(self) -> None:
         if self._timer is not None:
@@ -502,6 +517,7 @@ class TableActor:
         }
 
     async def _publish(self) -> None:
+        self._published_deadlines = dict(self.deadlines)
         for connection in list(self.connections):
             await self._send(connection, self._message(connection))
 
@@ -509,6 +525,7 @@ class TableActor:
         await self._send(connection, self._message(connection))
 
     async def _publish_presence(self) -> None:
+        self._published_deadlines = dict(self.deadlines)
         for connection in list(self.connections):
             await self._send(
                 connection,
@@ -529,11 +546,18 @@ class TableActor:
 def restore(
     state: TableState,
     log_entries: list[tuple[str, dict[str, Any], datetime]],
-    last_alive: datetime | None,
+    alive: Sequence[tuple[datetime | None, datetime]] | datetime | None,
 ) -> dict[int, float]:
     """Replay a table's log into ``state`` and work out, for every human seat still to act,
-    how much of its clock it had used when the server last showed it was alive (downtime
-    is not charged)."""
+    how much of its clock it had used while the server was alive: ``alive`` holds the
+    (start, last sign of life) of every run of the server (start None: since ever), or just
+    the last sign of life. Downtime is not charged, even when a turn spans several runs."""
+    if alive is None:
+        spans: Sequence[tuple[datetime | None, datetime]] = []
+    elif isinstance(alive, datetime):
+        spans = [(None, alive)]
+    else:
+        spans = alive
     since: dict[int, datetime] = {}
     for kind, data, at in log_entries:
         state.apply(kind, data)
@@ -541,10 +565,15 @@ def restore(
         for seat in list(since):
             if seat not in to_act:
                 del since[seat]
+        if kind == "action":
+            since.pop(data["seat"], None)  # to act again after acting: a new full clock
         for seat in to_act:
             since.setdefault(seat, at)
     used: dict[int, float] = {}
     for seat, started in since.items():
-        alive = last_alive if last_alive is not None and last_alive > started else started
-        used[seat] = (alive - started).total_seconds()
+        used[seat] = 0.0
+        for begin, end in spans:
+            begin = started if begin is None or begin < started else begin
+            if end > begin:
+                used[seat] += (end - begin).total_seconds()
     return used

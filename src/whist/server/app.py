@@ -340,8 +340,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
         try:
             while True:
-                text = await websocket.receive_text()
-                checked = check_message(text, settings.max_message_bytes, bucket)
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+                # A binary frame is refused like any bad message (receive_text would raise).
+                text = frame.get("text")
+                data = text if text is not None else frame.get("bytes") or b""
+                checked = check_message(data, settings.max_message_bytes, bucket)
                 if isinstance(checked, tuple):
                     await send({"type": "error", "code": checked[0], "message": checked[1]})
                     continue
@@ -372,6 +377,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await websocket.close()
             writing.cancel()
 
+    # The browser client (src/whist/web): mounted last so /api and /ws routes match first.
+    from pathlib import Path
+
+    from fastapi.staticfiles import StaticFiles
+
+    web = Path(__file__).resolve().parent.parent / "web"
+    app.mount("/", StaticFiles(directory=web, html=True), name="web")
     return app
 
 
@@ -394,12 +406,16 @@ class TokenBucket:
         return True
 
 
-def check_message(text: str, limit: int, bucket: TokenBucket) -> dict[str, Any] | tuple[str, str]:
+def check_message(
+    text: str | bytes, limit: int, bucket: TokenBucket
+) -> dict[str, Any] | tuple[str, str]:
     """The message as a dict, or (code, message) saying why it is refused."""
     if not bucket.take():
         return ("rate_limited", "too many messages: slow down")
-    if len(text.encode()) > limit:
+    if len(text.encode() if isinstance(text, str) else text) > limit:
         return ("too_large", f"messages are at most {limit} bytes")
+    if isinstance(text, bytes):
+        return ("bad_message", "messages are JSON text frames")
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):

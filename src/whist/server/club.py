@@ -32,19 +32,21 @@ class Club:
         self.bots = BotPool(settings.bot_workers, settings.bot_budget)
         self.actors: dict[str, TableActor] = {}
         self._heartbeat: asyncio.Task[None] | None = None
+        self._run: int | None = None  # this run of the server (a heartbeat row)
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
-        last_alive = await asyncio.to_thread(self.repo.last_beat)
+        # Every earlier run, so that clocks charge none of the downtime between them.
+        alive = await asyncio.to_thread(self.repo.alive_spans)
         for row in await asyncio.to_thread(self.repo.tables_with_status, LIVE):
             entries = await asyncio.to_thread(self.repo.log, row.id)
             state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
-            used = restore(state, entries, last_alive)
+            used = restore(state, entries, alive)
             actor = TableActor(self, state, used)
             self.actors[row.id] = actor
             actor.start()
             log.info("table %s restored at version %d", row.id, state.version)
-        await asyncio.to_thread(self.repo.beat)
+        self._run = await asyncio.to_thread(self.repo.start_run)
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
 
     async def stop(self) -> None:
@@ -52,6 +54,11 @@ class Club:
             self._heartbeat.cancel()
         for actor in self.actors.values():
             await actor.stop()
+        if self._run is not None:
+            try:  # a graceful stop: the clocks ran until now
+                await asyncio.to_thread(self.repo.beat, self._run)
+            except Exception:
+                log.exception("last heartbeat failed")
         self.bots.close()
         self.engine.dispose()
 
@@ -59,7 +66,7 @@ class Club:
         while True:
             await asyncio.sleep(self.settings.heartbeat_seconds)
             try:
-                await asyncio.to_thread(self.repo.beat)
+                await asyncio.to_thread(self.repo.beat, self._run)
             except Exception:
                 log.exception("heartbeat failed")
 

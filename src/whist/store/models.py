@@ -85,9 +85,12 @@ class XpAward(Base):
 
 
 class Heartbeat(Base):
-    """When this server last showed it was alive: clocks do not charge downtime."""
+    """One row per run of the server: when it started and when it last showed it was
+    alive. Clocks charge only the time inside runs, never the downtime between them (a
+    turn may span several restarts). ``started_at`` is None for a row of before 0002."""
 
     __tablename__ = "heartbeat"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

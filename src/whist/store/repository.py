@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -185,28 +185,53 @@ class Repository:
         credited: dict[int, int] = {}
         for player_id, amount in amounts.items():
             with self.sessions() as db:
-                db.add(XpAward(player_id=player_id, table_id=table_id, amount=amount, at=now()))
-                db.execute(
-                    update(Player).where(Player.id == player_id).values(xp=Player.xp + amount)
-                )
                 try:
+                    db.add(XpAward(player_id=player_id, table_id=table_id, amount=amount, at=now()))
+                    # The award row first: a second award for this match fails here, before
+                    # any XP is added (the update's autoflush would raise outside the try).
+                    db.flush()
+                    db.execute(
+                        update(Player).where(Player.id == player_id).values(xp=Player.xp + amount)
+                    )
                     db.commit()
                 except IntegrityError:
+                    db.rollback()
                     continue
                 credited[player_id] = amount
         return credited
 
     # -------------------------------------------------------------- heartbeat
-    def beat(self) -> None:
+    def start_run(self) -> int:
+        """The server (re)starts now: a new run, whose id ``beat`` takes."""
         with self.sessions() as db:
-            row = db.get(Heartbeat, 1)
-            if row is None:
+            # Ids by hand: a row 1 written before 0002 did not advance PostgreSQL's sequence.
+            run = (db.scalar(select(func.max(Heartbeat.id))) or 0) + 1
+            at = now()
+            db.add(Heartbeat(id=run, started_at=at, at=at))
+            db.commit()
+            return run
+
+    def beat(self, run: int | None = None) -> None:
+        """The server of ``run`` (default: the newest run) is alive now."""
+        with self.sessions() as db:
+            if run is None:
+                run = db.scalar(select(func.max(Heartbeat.id)))
+            if run is None:
                 db.add(Heartbeat(id=1, at=now()))
             else:
-                row.at = now()
+                db.execute(update(Heartbeat).where(Heartbeat.id == run).values(at=now()))
             db.commit()
 
-    def last_beat(self) -> datetime | None:
+    def alive_spans(self) -> list[tuple[datetime | None, datetime]]:
+        """(start, last sign of life) of every run so far, oldest first; start None: not
+        known (since ever)."""
         with self.sessions() as db:
-            row = db.get(Heartbeat, 1)
-            return None if row is None else _aware(row.at)
+            rows = db.scalars(select(Heartbeat).order_by(Heartbeat.id))
+            return [
+                (None if row.started_at is None else _aware(row.started_at), _aware(row.at))
+                for row in rows
+            ]
+
+    def last_beat(self) -> datetime | None:
+        spans = self.alive_spans()
+        return max((end for _start, end in spans), default=None)
