@@ -39,11 +39,10 @@ class Hub(Protocol):
         entries: list[tuple[str, dict[str, Any]]],
         status: str | None,
         result: dict[str, Any] | None,
+        xp: dict[int, int] | None = None,
     ) -> None: ...
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]: ...
-
-    async def award_xp(self, table_id: str, amounts: dict[int, int]) -> dict[int, int]: ...
 
     def clock_seconds(self) -> float: ...
 
@@ -444,19 +443,22 @@ class TableActor:
             "scores": list(match.scores),
             "resigned": match.resigned,
         }
-        await self._commit([("end", {"reason": reason})], status="finished", result=result)
-        if match.winner is not None:
-            winners = {
-                info.player_id: XP_FOR_A_WIN
-                for seat, info in enumerate(state.seats)
-                if info.human and info.player_id is not None and seat % 2 == match.winner
-            }
-            if winners:
-                credited = await self.hub.award_xp(state.table_id, winners)
-                for connection in list(self.connections):
-                    gained = credited.get(connection.player_id or -1)
-                    if gained:
-                        await self._send(connection, {"type": "xp", "gained": gained})
+        # XP for the humans of the winning side still seated, committed with the end.
+        winners = {
+            info.player_id: XP_FOR_A_WIN
+            for seat, info in enumerate(state.seats)
+            if match.winner is not None
+            and info.human
+            and info.player_id is not None
+            and seat % 2 == match.winner
+        }
+        await self._commit(
+            [("end", {"reason": reason})], status="finished", result=result, xp=winners
+        )
+        for connection in list(self.connections):
+            gained = winners.get(connection.player_id or -1)
+            if gained:
+                await self._send(connection, {"type": "xp", "gained": gained})
 
     # ---------------------------------------------------------- commit/publish
     async def _commit(
@@ -464,12 +466,13 @@ class TableActor:
         entries: list[tuple[str, dict[str, Any]]],
         status: str | None = None,
         result: dict[str, Any] | None = None,
+        xp: dict[int, int] | None = None,
     ) -> None:
         state = self.state
         listing = status
         if listing is None and any(kind in ("start", "resume") for kind, _ in entries):
             listing = "playing"
-        await self.hub.commit(state.table_id, state.version + 1, entries, listing, result)
+        await self.hub.commit(state.table_id, state.version + 1, entries, listing, result, xp)
         for kind, data in entries:
             state.apply(kind, data)
         await self._publish()

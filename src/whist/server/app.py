@@ -15,6 +15,8 @@ from typing import Annotated, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
 from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -135,7 +137,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=409)
+        status = 500 if exc.code == "internal" else 409
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in exc.errors()
+        ]
+        return JSONResponse(
+            {"code": "bad_request", "message": "the request body is not valid", "errors": errors},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # One error shape for every route: {"code": ..., "message": ...}.
+        detail = exc.detail
+        if not isinstance(detail, dict):
+            detail = {"code": "http_error", "message": str(detail)}
+        return JSONResponse(detail, status_code=exc.status_code, headers=exc.headers)
 
     # ----------------------------------------------------------------- players
     @app.post("/api/guest")

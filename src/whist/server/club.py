@@ -78,14 +78,12 @@ class Club:
         entries: list[tuple[str, dict[str, Any]]],
         status: str | None,
         result: dict[str, Any] | None,
+        xp: dict[int, int] | None = None,
     ) -> None:
-        await asyncio.to_thread(self.repo.append, table_id, seq, entries, status, result)
+        await asyncio.to_thread(self.repo.append, table_id, seq, entries, status, result, xp)
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]:
         return await self.bots.think(level, view, seed)
-
-    async def award_xp(self, table_id: str, amounts: dict[int, int]) -> dict[int, int]:
-        return await asyncio.to_thread(self.repo.award_xp, table_id, amounts)
 
     def clock_seconds(self) -> float:
         return self.settings.clock_seconds

@@ -153,11 +153,18 @@ class Repository:
         entries: Sequence[tuple[str, dict[str, Any]]],
         status: str | None = None,
         result: dict[str, Any] | None = None,
+        xp: dict[int, int] | None = None,
     ) -> None:
-        """Append log entries ``seq``, ``seq+1``, ... in one transaction (and update the
-        table's listing status with them). A duplicate ``seq`` raises: two writers."""
+        """Append log entries ``seq``, ``seq+1``, ... in one transaction, with the table's
+        listing status and, at the end of a match, the XP it credits (so that a crash can
+        never keep the end and lose the XP). A duplicate ``seq`` raises: two writers."""
         with self.sessions() as db:
             at = now()
+            for player_id, amount in (xp or {}).items():
+                db.add(XpAward(player_id=player_id, table_id=table_id, amount=amount, at=at))
+                db.execute(
+                    update(Player).where(Player.id == player_id).values(xp=Player.xp + amount)
+                )
             for offset, (kind, data) in enumerate(entries):
                 db.add(TableLog(table_id=table_id, seq=seq + offset, kind=kind, data=data, at=at))
             if status is not None or result is not None:
