@@ -592,3 +592,28 @@ def test_only_our_own_origin_may_open_a_websocket(tmp_path: Path) -> None:
         ):
             pass
         assert missing.value.code == 4404
+
+
+def test_a_private_table_is_watched_only_by_its_players_or_with_the_invitation(
+    tmp_path: Path,
+) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path, bot_workers=0))) as host:
+        host.post("/api/guest", json={"nickname": "Host"})
+        made = host.post(
+            "/api/tables",
+            json={"variant": "german", "private": True, "clock": False, "bots": {}},
+        ).json()
+        table_id, invite = made["id"], made["invite"]
+        assert host.get(f"/api/tables/{table_id}").status_code == 200
+        stranger = TestClient(host.app)
+        stranger.portal = host.portal
+        stranger.post("/api/guest", json={"nickname": "Eve"})
+        assert stranger.get(f"/api/tables/{table_id}").status_code == 404
+        assert stranger.get(f"/api/tables/{table_id}", params={"invite": invite}).status_code == 200
+        with (
+            pytest.raises(WebSocketDisconnect),
+            stranger.websocket_connect(f"/ws/tables/{table_id}"),
+        ):
+            pass
+        with stranger.websocket_connect(f"/ws/tables/{table_id}?invite={invite}") as socket:
+            assert socket.receive_json()["type"] == "state"

@@ -80,9 +80,12 @@ class TableActor:
         hub: Hub,
         state: TableState,
         clock_used: dict[int, float] | None = None,
+        invite: str | None = None,
     ) -> None:
         self.hub = hub
         self.state = state
+        # A private table: only its players, or whoever holds the invitation, may watch it.
+        self.invite = invite
         self.inbox: asyncio.Queue[Command] = asyncio.Queue()
         self.connections: set[Connection] = set()
         # Clock: seat -> monotonic deadline, for human seats to act on a table with a clock.
@@ -476,6 +479,13 @@ class TableActor:
         for kind, data in entries:
             state.apply(kind, data)
         await self._publish()
+
+    def may_watch(self, player_id: int | None, invite: str | None) -> bool:
+        if self.invite is None or (invite is not None and invite == self.invite):
+            return True
+        return player_id is not None and any(
+            seat.player_id == player_id for seat in self.state.seats
+        )
 
     def public_info(self, viewer: int | None) -> dict[str, Any]:
         """The table as everyone sees it: seats, status, clocks. Names no card."""

@@ -319,8 +319,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return result
 
     @app.get("/api/tables/{table_id}")
-    async def table(table_id: str, request: Request) -> dict[str, Any]:
-        return listing(actor_or_404(request, table_id))
+    async def table(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
+        actor = actor_or_404(request, table_id)
+        token = request.cookies.get(COOKIE)
+        player = (
+            await asyncio.to_thread(club_of(request).repo.session_player, token) if token else None
+        )
+        if not actor.may_watch(player.id if player else None, invite):
+            raise HTTPException(404, {"code": "no_table", "message": "no such table"})
+        return listing(actor)
 
     # ----------------------------------------------------------------- sockets
     def origin_allowed(websocket: WebSocket) -> bool:
@@ -343,6 +350,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         token = websocket.cookies.get(COOKIE)
         player = await asyncio.to_thread(club.repo.session_player, token) if token else None
+        if not actor.may_watch(player.id if player else None, websocket.query_params.get("invite")):
+            await websocket.close(code=4404, reason="no such table")
+            return
         await websocket.accept()
         outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 

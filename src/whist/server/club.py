@@ -42,7 +42,7 @@ class Club:
             entries = await asyncio.to_thread(self.repo.log, row.id)
             state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
             used = restore(state, entries, alive)
-            actor = TableActor(self, state, used)
+            actor = TableActor(self, state, used, invite=row.invite_code)
             self.actors[row.id] = actor
             actor.start()
             log.info("table %s restored at version %d", row.id, state.version)
@@ -127,7 +127,7 @@ class Club:
             await self.commit(table_id, 1, entries, None, None)
             for kind, data in entries:
                 state.apply(kind, data)
-        actor = TableActor(self, state)
+        actor = TableActor(self, state, invite=row.invite_code)
         self.actors[table_id] = actor
         actor.start()
         return actor
