@@ -46,6 +46,8 @@ class Hub(Protocol):
 
     def clock_seconds(self) -> float: ...
 
+    def forget(self, table_id: str) -> None: ...
+
     def bot_delay(self) -> float: ...
 
 
@@ -177,6 +179,9 @@ class TableActor:
         if kind == "disconnect":
             self.connections.discard(command.connection)  # type: ignore[arg-type]
             await self._publish_presence()
+            if self.state.status in ("finished", "abandoned") and not self.connections:
+                # Nobody watches an ended table: it lives on in the store (my games).
+                self.hub.forget(self.state.table_id)
             return None
         if kind == "snapshot":
             assert command.connection is not None

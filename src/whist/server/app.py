@@ -320,11 +320,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
-        actor = actor_or_404(request, table_id)
+        club = club_of(request)
+        actor = club.actors.get(table_id)
+        if actor is None:
+            # An ended table no one watches any more: rebuilt from the store.
+            row = await asyncio.to_thread(club.repo.table, table_id)
+            if row is None:
+                raise HTTPException(404, {"code": "no_table", "message": "no such table"})
+            from whist.server.games import rebuild
+
+            state = await rebuild(club, row)
+            actor = TableActor(club, state, invite=row.invite_code)
         token = request.cookies.get(COOKIE)
-        player = (
-            await asyncio.to_thread(club_of(request).repo.session_player, token) if token else None
-        )
+        player = await asyncio.to_thread(club.repo.session_player, token) if token else None
         if not actor.may_watch(player.id if player else None, invite):
             raise HTTPException(404, {"code": "no_table", "message": "no such table"})
         return listing(actor)

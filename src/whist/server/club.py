@@ -85,6 +85,12 @@ class Club:
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]:
         return await self.bots.think(level, view, seed)
 
+    def forget(self, table_id: str) -> None:
+        """Drop an ended table's actor (its task ends when the current command is done)."""
+        actor = self.actors.pop(table_id, None)
+        if actor is not None and actor._task is not None:
+            actor._task.get_loop().call_soon(actor._task.cancel)
+
     def clock_seconds(self) -> float:
         return self.settings.clock_seconds
 

@@ -18,6 +18,14 @@ from whist.server.table import TableState
 router = APIRouter()
 
 
+async def rebuild(club: Any, row: Any) -> TableState:
+    """A table's state from its log (for tables no actor holds)."""
+    state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
+    for kind, data, _at in await asyncio.to_thread(club.repo.log, row.id):
+        state.apply(kind, data)
+    return state
+
+
 async def _state(request: Request, table_id: str) -> TableState:
     club = request.app.state.club
     actor = club.actors.get(table_id)
@@ -26,10 +34,7 @@ async def _state(request: Request, table_id: str) -> TableState:
     row = await asyncio.to_thread(club.repo.table, table_id)
     if row is None:
         raise HTTPException(404, {"code": "no_table", "message": "no such game"})
-    state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
-    for kind, data, _at in await asyncio.to_thread(club.repo.log, table_id):
-        state.apply(kind, data)
-    return state
+    return await rebuild(club, row)
 
 
 def _sheet(state: TableState) -> list[dict[str, Any]]:

@@ -1,0 +1,88 @@
+// Translations. Every user-visible string goes through t("English text", {params}).
+//
+// The English text is the msgid (stable: change it only together with the catalogues).
+// A catalogue is /i18n/<lang>.json: {"English text": "Translated text", ...}; "{name}"
+// placeholders are filled from params after translation. A missing catalogue or entry
+// falls back to the English text.
+
+export const LANGUAGES = [
+  // Each language's own name: shown as it is, whatever the current language.
+  { code: "en", name: "English" },
+  { code: "sv", name: "Svenska" },
+  { code: "nb", name: "Norsk bokmål" },
+  { code: "cs", name: "Čeština" },
+];
+const CODES = LANGUAGES.map((l) => l.code);
+const STORAGE_KEY = "whist.lang";
+
+let language = "en";
+let catalogue = {};
+const listeners = new Set();
+
+export function t(msgid, params) {
+  let text = catalogue[msgid];
+  if (typeof text !== "string" || text === "") text = msgid;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (whole, name) =>
+      Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+    );
+  }
+  return text;
+}
+
+export function currentLanguage() {
+  return language;
+}
+
+export function detectLanguage() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    stored = null;
+  }
+  if (stored && CODES.includes(stored)) return stored;
+  const wanted = navigator.languages && navigator.languages.length
+    ? navigator.languages
+    : [navigator.language || "en"];
+  for (const tag of wanted) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "no" || base === "nn") return "nb"; // Norwegian: the bokmål catalogue
+    if (CODES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function setLanguage(code, { remember = true } = {}) {
+  if (!CODES.includes(code)) code = "en";
+  let loaded = {};
+  try {
+    const response = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
+    if (response.ok) {
+      const data = await response.json();
+      if (data && typeof data === "object") loaded = data;
+    }
+  } catch {
+    loaded = {};
+  }
+  language = code;
+  catalogue = loaded;
+  document.documentElement.lang = code;
+  if (remember) {
+    try {
+      localStorage.setItem(STORAGE_KEY, code);
+    } catch {
+      /* private mode: the choice lasts for this page only */
+    }
+  }
+  for (const listener of listeners) listener(code);
+}
+
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function initI18n() {
+  return setLanguage(detectLanguage(), { remember: false });
+}
