@@ -78,6 +78,8 @@ ERROR_MESSAGES: dict[str, str] = {
     "no_table": "No such table.",
     "rate_limited": "Too many messages: slow down.",
     "too_large": "The message is too long.",
+    "bad_request": "Please check the form.",
+    "http_error": "The server refused the request.",
     # set by the client itself (js/api.js)
     "invalid": "Please check the form.",
     "network": "The server cannot be reached.",
