@@ -685,3 +685,21 @@ def refuse(match: Match, action: Action) -> WhistError:
     except WhistError as exc:
         return exc
     raise AssertionError(f"{action!r} was accepted but is not among the legal actions")
+
+
+def prefix_with_sightings(case: Case, seed: int, length: int) -> tuple[Match, list[set[int]]]:
+    """A random prefix and, per seat, every card of the current deal it has ever seen."""
+    match = case.new()
+    seen: list[set[int]] = []
+    index = None
+    for step in drive(case, seed, max_actions=length):
+        match = step.match
+        deal = match.deal
+        if deal is None:
+            continue
+        if deal.index != index:
+            index = deal.index
+            seen = [set() for _ in range(match.players)]
+        for seat in range(match.players):
+            seen[seat] |= visible_cards(match, seat)
+    return match, seen

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from helpers import OPTION_SETS, Case, card_locations, drive, played_cards, visible_cards
+from helpers import OPTION_SETS, Case, card_locations, played_cards, prefix_with_sightings
 from whist import records
 from whist.core.actions import Bid, Bottom, action_to_json
 from whist.core.cards import card_text
@@ -16,24 +16,6 @@ from whist.core.views import view_for
 from whist.seat_record import seat_record
 
 CASES = [case for case in OPTION_SETS if case.key != "minnesota" or "target" not in case.options]
-
-
-def random_match(case: Case, seed: int, length: int) -> tuple[Match, list[set[int]]]:
-    """A match prefix and, per seat, every card of the current deal it has seen."""
-    match = case.new()
-    seen: list[set[int]] = []
-    index = None
-    for step in drive(case, seed, max_actions=length):
-        match = step.match
-        deal = match.deal
-        if deal is None:
-            continue
-        if deal.index != index:
-            index = deal.index
-            seen = [set() for _ in range(match.players)]
-        for seat in range(match.players):
-            seen[seat] |= visible_cards(match, seat)
-    return match, seen
 
 
 def replay_doc(doc: dict[str, object]) -> Match:
@@ -45,7 +27,7 @@ def replay_doc(doc: dict[str, object]) -> Match:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_the_download_replays_to_the_same_views_for_its_seat(case: Case) -> None:
     for seed in range(3):
-        match, _ = random_match(case, seed, random.Random(seed).randrange(30, 400))
+        match, _ = prefix_with_sightings(case, seed, random.Random(seed).randrange(30, 400))
         for seat in range(match.players):
             mine = replay_doc(seat_record(match, seat))
             assert view_for(mine, seat) == view_for(match, seat)
@@ -58,7 +40,7 @@ def test_the_download_does_not_depend_on_cards_the_seat_never_saw(case: Case) ->
     checked = 0
     for seed in range(40):
         rng = random.Random(seed)
-        m1, seen = random_match(case, seed, rng.randrange(5, 120))
+        m1, seen = prefix_with_sightings(case, seed, rng.randrange(5, 120))
         deal = m1.deal
         if deal is None or deal.complete or m1.over:
             continue
@@ -89,7 +71,7 @@ def test_unrevealed_bids_are_not_in_any_download(key: str) -> None:
     hidden_bids = 0
     for seed in range(20):
         case = next(c for c in OPTION_SETS if c.key == key and not c.options)
-        match, _ = random_match(case, seed, 8)
+        match, _ = prefix_with_sightings(case, seed, 8)
         deal = match.deal
         if deal is None or not deal.revealed:
             continue

@@ -24,6 +24,7 @@ from helpers import (
     drive,
     mask_cards,
     played_cards,
+    prefix_with_sightings,
     revealed_from_log,
     string_paths,
     suit,
@@ -103,24 +104,6 @@ def test_the_public_view_names_no_private_card(case: Case, seed: int) -> None:
         assert not (named & in_hands) - public
 
 
-def _prefix_with_sightings(case: Case, seed: int, length: int) -> tuple[Match, list[set[int]]]:
-    """A random prefix and, per seat, every card of the current deal it has ever seen."""
-    match = case.new()
-    seen: list[set[int]] = []
-    index = None
-    for step in drive(case, seed, max_actions=length):
-        match = step.match
-        deal = match.deal
-        if deal is None:
-            continue
-        if deal.index != index:
-            index = deal.index
-            seen = [set() for _ in range(match.players)]
-        for seat in range(match.players):
-            seen[seat] |= visible_cards(match, seat)
-    return match, seen
-
-
 def _replay_with_deck(match: Match, deck: list[int]) -> Match:
     """``match`` replayed with the current deal's deck replaced; the example is dropped if
     the same actions are not all legal with that deck."""
@@ -150,7 +133,7 @@ def assert_same_view(m1: Match, m2: Match, seat: int | None) -> None:
 def test_swapping_cards_a_seat_never_saw_leaves_its_view_unchanged(
     case: Case, seed: int, length: int, seat: int, same_suit: bool, data: st.DataObject
 ) -> None:
-    m1, seen = _prefix_with_sightings(case, seed, length)
+    m1, seen = prefix_with_sightings(case, seed, length)
     deal = m1.deal
     assume(deal is not None and not deal.complete and not m1.over)
     assert deal is not None

@@ -8,6 +8,18 @@ import sys
 from collections.abc import Sequence
 
 
+def add_option_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--options",
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the variant (repeatable; also comma-separated)",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="whist", description="Whist Club")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -25,15 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     play.add_argument("variant", help="classic, german, plockwhist, japanese, minnesota, swedish")
-    play.add_argument(
-        "--options",
-        "--option",
-        dest="options",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="an option of the variant (repeatable; also comma-separated)",
-    )
+    add_option_flag(play)
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--record", metavar="FILE", help="write the match as whist-record/1")
     play.add_argument("--seed", type=int, default=None, help="seed for shuffling and players")
@@ -63,15 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tournament.add_argument(
         "--budget", type=float, default=1.0, help="seconds per bot decision (default 1.0)"
     )
-    tournament.add_argument(
-        "--options",
-        "--option",
-        dest="options",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="an option of the variant (repeatable; also comma-separated)",
-    )
+    add_option_flag(tournament)
     tournament.add_argument("--json", action="store_true", help="print one JSON object")
     tournament.add_argument("--chart", metavar="FILE.png", help="draw the running mean (PNG)")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar on stderr")

@@ -53,7 +53,3 @@ def offered_card(view: View) -> Card | None:
     """The stock card a talon decision is about: the face-up card, or the unseen card only
     this seat was shown."""
     return view.offer if view.offer is not None else view.upcard
-
-
-def is_decision(action: Action) -> bool:
-    return isinstance(action, Bid | Bottom | ChooseTrump | Take)

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from random import Random
 
+from whist.bots.base import CardPlayer
 from whist.bots.decisions import (
     hcp,
-    is_decision,
     offered_card,
     take_choice,
     trump_choice,
@@ -43,7 +43,7 @@ from whist.bots.endgame import best_card
 from whist.bots.knowledge import Knowledge, beats, know, winning
 from whist.bots.rollout import best_by_rollouts
 from whist.bots.tactics import cheapest, highest_rank, lowest_rank
-from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Take
+from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Take
 from whist.core.cards import SUIT_MASK, Card, Hand, Suit, cards_in
 from whist.core.views import View
 
@@ -51,22 +51,19 @@ EXACT_FROM = 6  # stage-2 two-hand endings with at most this many cards each are
 ROLLOUTS = 120  # Japanese Whist: playouts per decision, shared among the candidates
 
 
-class HardBot:
+class HardBot(CardPlayer):
     level = "hard"
 
-    def choose(self, view: View, rng: Random, budget: float) -> Action:
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if is_decision(legal[0]):
-            return decide(view, legal)
-        cards = [a.card for a in legal if isinstance(a, Play)]
+    def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
+        return decide(view, legal)
+
+    def play(self, view: View, cards: list[Card], rng: Random) -> Card:
         if view.variant == "japanese":
             # 26 tricks from hand and open table: look ahead by rollouts, a fixed number
             # (not a clock) so that a seed always gives the same choice.
             samples = max(4, min(40, ROLLOUTS // len(cards)))
-            return Play(legal[0].seat, best_by_rollouts(view, cards, rng, samples)[0])
-        return Play(legal[0].seat, play(view, know(view), cards))
+            return best_by_rollouts(view, cards, rng, samples)[0]
+        return play(view, know(view), cards)
 
 
 # ------------------------------------------------------------------------ card play

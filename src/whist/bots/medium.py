@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from random import Random
 
+from whist.bots.base import CardPlayer
 from whist.bots.decisions import (
     hcp,
-    is_decision,
     offered_card,
     suit_length,
     take_choice,
@@ -24,7 +24,7 @@ from whist.bots.decisions import (
 )
 from whist.bots.knowledge import beats, winning
 from whist.bots.tactics import cheapest
-from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Take
+from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Take
 from whist.core.cards import Card
 from whist.core.views import View
 
@@ -32,19 +32,10 @@ from whist.core.views import View
 HIGH_FROM = {"minnesota": 12, "swedish": 12, "plockwhist": 6}
 
 
-class MediumBot:
+class MediumBot(CardPlayer):
     level = "medium"
 
-    def choose(self, view: View, rng: Random, budget: float) -> Action:
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if is_decision(legal[0]):
-            return self.decide(view, legal)
-        cards = [a.card for a in legal if isinstance(a, Play)]
-        return Play(legal[0].seat, self.play(view, cards))
-
-    def decide(self, view: View, legal: tuple[Action, ...]) -> Action:
+    def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
         first = legal[0]
         if isinstance(first, Bid | Bottom):
             strength = hcp(view.hand)
@@ -57,7 +48,7 @@ class MediumBot:
         keep = card is None or card % 13 >= 7 or card // 13 == view.trump  # nine or better
         return take_choice(legal, keep)
 
-    def play(self, view: View, cards: list[Card]) -> Card:
+    def play(self, view: View, cards: list[Card], rng: Random) -> Card:
         trump = view.trump
         if not view.trick:
             plain = [c for c in cards if c // 13 != trump] or cards
