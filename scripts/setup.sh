@@ -10,3 +10,24 @@ fi
 # Translations: .po catalogues -> the server's .mo files and the client's /i18n/<lang>.json
 # (the JSON is committed too; compiling is deterministic, so this changes nothing there).
 .venv/bin/python scripts/i18n.py compile >/dev/null
+# The browser tests (tests/test_browser.py) drive Debian's Chromium through Playwright's
+# Python package (never `playwright install`: that downloads a browser of its own).
+if [ ! -x /usr/bin/chromium ]; then
+  apt_get=""
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt_get="apt-get"
+  elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 \
+      && sudo -n true 2>/dev/null; then
+    apt_get="sudo -n apt-get"
+  fi
+  if [ -n "$apt_get" ]; then
+    echo "setup: installing chromium (Debian) for the browser tests" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { $apt_get update -qq && $apt_get install -y -qq chromium; } >/dev/null; then
+      echo "setup: warning: apt-get could not install chromium; tests/test_browser.py will fail" >&2
+    fi
+  else
+    echo "setup: warning: /usr/bin/chromium is missing and apt-get is not usable here;" \
+      "install Debian's chromium package, or tests/test_browser.py will fail" >&2
+  fi
+fi
