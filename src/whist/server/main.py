@@ -23,5 +23,12 @@ def run_server(host: str | None, port: int | None, data_dir: str | None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     where = settings.database_url.split("@")[-1] if settings.database_url else settings.database()
     print(f"Whist Club on http://{settings.host}:{settings.port}/  (database: {where})", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        # Frames are small JSON views: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
+    )
     return 0
