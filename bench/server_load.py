@@ -164,6 +164,8 @@ class Client:
             open_timeout=120,
             max_queue=None,
         )
+        if self.ws.protocol.extensions:
+            self.worker.deflated += 1
         self.reader = asyncio.get_running_loop().create_task(self.read())
 
     async def close(self) -> None:
@@ -398,6 +400,7 @@ class Worker:
         self.acked = 0
         self.frames = 0  # state frames received in the window
         self.frame_bytes = 0
+        self.deflated = 0  # connections on which the server accepted permessage-deflate
         self.sent = 0
         self.matches = 0
         self.matches_total = 0
@@ -489,6 +492,7 @@ class Worker:
                 "acked": self.acked,
                 "frames": self.frames,
                 "frame_bytes": self.frame_bytes,
+                "deflated": self.deflated,
                 "sent": self.sent,
                 "matches": self.matches,
                 "matches_total": self.matches_total,
@@ -733,6 +737,8 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "state_frames": {
             "per_s": round(frames / args.seconds, 1),
             "mean_bytes": round(sum(r["frame_bytes"] for r in results) / max(1, frames)),
+            # Connections (of the whole run) on which permessage-deflate was negotiated.
+            "deflate_connections": sum(r["deflated"] for r in results),
         },
         "latency_ms": {**latency, "incomplete": incomplete},
         "errors": {
