@@ -7,7 +7,8 @@ change anything, so a refused action leaves the state as it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from whist.core.actions import Action, Bid, Bottom, Play
 from whist.core.cards import Card, Hand
@@ -21,7 +22,7 @@ from whist.core.errors import (
 )
 from whist.core.options import OptionSet
 from whist.core.rules import left
-from whist.core.state import Deal, Phase, Trick
+from whist.core.state import Contract, Deal, Phase, Trick
 
 if TYPE_CHECKING:
     from whist.core.match import Match
@@ -117,6 +118,13 @@ class Variant:
 
     # -------------------------------------------------------------- scoring
     def score(self, match: Match, deal: Deal) -> list[int]:
+        return self.points(match.options, deal.contract, deal.dealer, deal.won)
+
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
+        """A complete deal's points per side from its counted tricks per side: one function
+        for the match and for players weighing how a deal might end."""
         raise NotImplementedError
 
     def match_result(self, match: Match) -> tuple[bool, int | None]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from whist.core.options import OptionSet, OptionSpec
 from whist.core.rules import over_six
-from whist.core.state import Deal
+from whist.core.state import Contract, Deal
 from whist.core.variant import Variant
 
 if TYPE_CHECKING:
@@ -27,5 +28,7 @@ class Classic(Variant):
         deal.trump_card_up = True
         deal.shown[deal.dealer].append(deal.trump_card)
 
-    def score(self, match: Match, deal: Deal) -> list[int]:
-        return [over_six(deal.won[0]), over_six(deal.won[1])]
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
+        return [over_six(won[0]), over_six(won[1])]

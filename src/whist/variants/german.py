@@ -7,12 +7,13 @@ Plockwhist builds on the same stock machinery (``whist.variants.plockwhist``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, Take
 from whist.core.options import OptionSet, OptionSpec
 from whist.core.rules import left, points_for
-from whist.core.state import Deal, Phase, Trick
+from whist.core.state import Contract, Deal, Phase, Trick
 from whist.core.variant import Variant
 
 if TYPE_CHECKING:
@@ -123,17 +124,18 @@ class German(StockGame):
     def talon_discard(self, match: Match) -> bool:
         return bool(match.options["talon_discard"])
 
-    def score(self, match: Match, deal: Deal) -> list[int]:
-        won = deal.won
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
         if won[0] == won[1]:
             return [0, 0]  # only with all26: a drawn deal
         winner = 0 if won[0] > won[1] else 1
-        scoring = match.options["scoring"]
+        scoring = options["scoring"]
         if scoring == "deals":
             return points_for(winner, 1)
         if scoring == "difference":
             return points_for(winner, won[winner] - won[1 - winner])
-        book = 13 if match.options["counted"] == "all26" else 6
+        book = 13 if options["counted"] == "all26" else 6
         return points_for(winner, max(0, won[winner] - book))
 
     def match_result(self, match: Match) -> tuple[bool, int | None]:

@@ -4,13 +4,14 @@ after seeing both layouts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, ChooseTrump
 from whist.core.cards import Card, Hand
 from whist.core.options import OptionSet, OptionSpec
 from whist.core.rules import left, points_for
-from whist.core.state import Deal, Phase, Trick
+from whist.core.state import Contract, Deal, Phase, Trick
 from whist.core.variant import Variant
 
 if TYPE_CHECKING:
@@ -92,11 +93,12 @@ class Japanese(Variant):
             deal.table_up[seat][pile] = card
             deal.table_mask[seat] |= 1 << card
 
-    def score(self, match: Match, deal: Deal) -> list[int]:
-        won = deal.won
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
         if won[0] == won[1]:
-            if match.options["tie"] == "dealer_one":
-                return points_for(deal.dealer, 1)
+            if options["tie"] == "dealer_one":
+                return points_for(dealer, 1)
             return [0, 0]
         winner = 0 if won[0] > won[1] else 1
         return points_for(winner, won[winner] - 13)

@@ -6,7 +6,8 @@ scoring where totals go negative.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action
 from whist.core.cards import Card
@@ -59,11 +60,11 @@ class Minnesota(Variant):
             deal.contract = Contract("high", stopper, "grander")
             self.start_play(deal, right(stopper, 4))
 
-    def score(self, match: Match, deal: Deal) -> list[int]:
-        contract = deal.contract
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
         assert contract is not None
-        won = deal.won
-        south_dakota = match.options["scoring"] == "south_dakota"
+        south_dakota = options["scoring"] == "south_dakota"
         if contract.mode == "high":
             assert contract.seat is not None
             granders = contract.seat % 2
@@ -71,7 +72,7 @@ class Minnesota(Variant):
                 return points_for(granders, over_six(won[granders]))
             if south_dakota:
                 return points_for(granders, -under_seven(won[granders]))
-            factor = 2 if match.options["fail_double"] else 1
+            factor = 2 if options["fail_double"] else 1
             return points_for(1 - granders, factor * over_six(won[1 - granders]))
         fewer = 0 if won[0] < won[1] else 1
         if south_dakota:

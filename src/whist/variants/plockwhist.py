@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, Bid
 from whist.core.errors import INVALID_BID, WhistError
@@ -57,10 +58,10 @@ class Plockwhist(StockGame):
         self.open_stock(match, deal, trump_from_upcard=match.options["trump"] == "upcard")
         deal.tricks_count = False  # only stage-2 tricks count
 
-    def score(self, match: Match, deal: Deal) -> list[int]:
-        contract = deal.contract
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
         assert contract is not None
-        won = deal.won
         if contract.mode == "spel":
             assert contract.seat is not None
             bidder = contract.seat

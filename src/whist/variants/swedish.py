@@ -3,7 +3,8 @@ pass), revealed from the dealer's left until the first red; four black is nollsp
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, Bottom
 from whist.core.cards import Card, cards_in, is_red
@@ -62,10 +63,10 @@ class Swedish(Variant):
         lead = right if match.options["spel_lead"] == "right" else left
         self.start_play(deal, lead(stopper, 4))
 
-    def score(self, match: Match, deal: Deal) -> list[int]:
-        contract = deal.contract
+    def points(
+        self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
+    ) -> list[int]:
         assert contract is not None
-        won = deal.won
         if contract.mode == "spel":
             assert contract.seat is not None
             bidders = contract.seat % 2
