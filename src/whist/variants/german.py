@@ -33,8 +33,14 @@ class StockGame(Variant):
         if trump_from_upcard:
             deal.trump = deal.deck[26] // 13
         deal.stage = 1
+        deal.must_follow, deal.tricks_count = self.stage_one_rules(match.options)
         deal.tricks_total = 26
         self.start_play(deal, left(deal.dealer, 2))
+
+    def stage_one_rules(self, options: Mapping[str, Any]) -> tuple[bool, bool]:
+        """While the stock lasts: (whether a follower must follow suit, whether tricks
+        count for the deal)."""
+        raise NotImplementedError
 
     def talon_discard(self, match: Match) -> bool:
         return False
@@ -118,8 +124,9 @@ class German(StockGame):
     def setup_deal(self, match: Match, deal: Deal) -> None:
         self.deal_round(deal, range(26))
         self.open_stock(match, deal, trump_from_upcard=True)
-        deal.must_follow = bool(match.options["stage1_follow"])
-        deal.tricks_count = match.options["counted"] == "all26"
+
+    def stage_one_rules(self, options: Mapping[str, Any]) -> tuple[bool, bool]:
+        return bool(options["stage1_follow"]), options["counted"] == "all26"
 
     def talon_discard(self, match: Match) -> bool:
         return bool(match.options["talon_discard"])

@@ -56,7 +56,9 @@ class Plockwhist(StockGame):
             return
         self.deal_round(deal, range(12, 26))
         self.open_stock(match, deal, trump_from_upcard=match.options["trump"] == "upcard")
-        deal.tricks_count = False  # only stage-2 tricks count
+
+    def stage_one_rules(self, options: Mapping[str, Any]) -> tuple[bool, bool]:
+        return True, False  # only stage-2 tricks count
 
     def points(
         self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
