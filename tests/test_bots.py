@@ -393,3 +393,18 @@ def test_the_import_check_catches_every_form(tmp_path: Path) -> None:
         assert any(forbidden(n) for n in imported_modules(probe)), line
     probe.write_text("from whist.core.views import View\nfrom . import knowledge\n")
     assert not any(forbidden(n) for n in imported_modules(probe))
+
+
+MASTER = BOTS.parent / "master"
+# Only these MASTER modules may build matches, and only from a view and a guess of the hidden
+# cards; every other MASTER module obeys the bots' rule.
+MASTER_BUILDERS = {"determinize.py"}
+
+
+@pytest.mark.parametrize("path", sorted(MASTER.glob("*.py")), ids=lambda p: p.name)
+def test_master_builds_matches_only_in_its_determinizer(path: Path) -> None:
+    names = imported_modules(path)
+    assert not any(n.startswith(("whist.records", "whist.server", "whist.store")) for n in names)
+    if path.name not in MASTER_BUILDERS:
+        bad = sorted(name for name in names if forbidden(name))
+        assert not bad, f"master/{path.name} imports {bad}"

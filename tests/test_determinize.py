@@ -6,12 +6,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from helpers import OPTION_SETS, Case, drive
 
-from whist.bots.determinize import Hidden, determinize
+from helpers import OPTION_SETS, Case, drive
 from whist.core.match import Match
 from whist.core.state import Phase
 from whist.core.views import View, view_for
+from whist.master.determinize import Hidden, determinize
 
 
 def true_hidden(match: Match) -> Hidden:
