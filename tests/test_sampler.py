@@ -1,0 +1,342 @@
+"""The world sampler (``whist.bots.sampler``) and its inference weights
+(``whist.bots.inference``).
+
+1. At random decision points of every option set (bids, bottom cards, trump choice, talon
+   decisions, card play mid-trick), every sampled world, put back into the real match (the
+   deck rebuilt around the seat's known cards, the deal's actions replayed), gives the seat
+   exactly its view. German Whist stage 1 needs a hidden history for that (which of the
+   other hand's cards were dealt and which drawn when): one is found by bipartite matching
+   under the rules' constraints, computed here from the full state.
+2. On small positions late in a deal, the sampler's frequencies match an exhaustive
+   enumeration of the consistent worlds done here from the full state (chi-square), and
+   ``world_count`` equals the enumeration's count. A greedy sampler fails the same check.
+3. German Whist / Plockwhist stage 1: frequencies match the exact posterior of a shuffled
+   deck, each world weighted by its number of hidden histories (a permanent computed
+   here), which uniform-over-worlds would not.
+4. Inference: the past views rebuilt for other seats equal the views they really had; a
+   Minnesota grander's hand is stronger under the weights than uniformly; no weight is 0.
+5. No stall: positions where voids leave (almost) a single world.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from helpers import OPTION_SETS, Case, drive, mask_cards
+from whist.bots.sampler import (
+    World,
+    sample_worlds,
+)
+from whist.core.actions import Bottom
+from whist.core.errors import WhistError
+from whist.core.match import Match
+from whist.core.state import Deal, Phase
+from whist.core.views import View, view_for
+
+FULL = (1 << 52) - 1
+
+
+def bits(mask: int) -> list[int]:
+    return sorted(mask_cards(mask))
+
+
+def mask_of(cards: Any) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+# ---------------------------------------------------------------- positions
+def decision_points(
+    case: Case, seed: int, rate: float, max_deals: int = 2, other_rate: float = 0.5
+) -> Iterator[tuple[Match, int]]:
+    """(match, seat to act) at random decision points of a random match: card play with
+    probability ``rate``, other decisions with ``other_rate``. The match is live: use it
+    before asking for the next one."""
+    rng = random.Random(f"points:{case.id}:{seed}")
+    for step in drive(case, seed, max_deals=max_deals):
+        match = step.match
+        deal = match.deal
+        if deal is None or match.over or deal.complete or not match.to_act():
+            continue
+        seat = rng.choice(match.to_act())
+        kind = match.legal_actions(seat)[0].kind
+        if rng.random() < (rate if kind == "play" else other_rate):
+            yield match, seat
+
+
+def played_by(deal: Deal, seat: int) -> int:
+    mask = 0
+    for trick in deal.tricks:
+        for i, card in enumerate(trick.cards):
+            if (trick.leader + i) % deal.players == seat:
+                mask |= 1 << card
+    for i, card in enumerate(deal.trick):
+        if (deal.leader + i) % deal.players == seat:
+            mask |= 1 << card
+    return mask
+
+
+def play_times(deal: Deal, seat: int) -> dict[int, int]:
+    """Card -> index of the trick in which ``seat`` played it."""
+    times = {}
+    for index, trick in enumerate(deal.tricks):
+        for i, card in enumerate(trick.cards):
+            if (trick.leader + i) % deal.players == seat:
+                times[card] = index
+    for i, card in enumerate(deal.trick):
+        if (deal.leader + i) % deal.players == seat:
+            times[card] = len(deal.tricks)
+    return times
+
+
+def void_list(match: Match, seat: int) -> list[tuple[int, int]]:
+    """(trick index, suit) where ``seat`` did not follow suit while it had to."""
+    deal = match.deal
+    assert deal is not None
+    key = match.variant.key
+    tricks = [(t.leader, t.cards, t.stage) for t in deal.tricks]
+    if deal.trick:
+        tricks.append((deal.leader, tuple(deal.trick), deal.stage))
+    found = []
+    for index, (leader, cards, stage) in enumerate(tricks):
+        if key == "german" and stage == 1 and not match.options["stage1_follow"]:
+            continue
+        for i, card in enumerate(cards[1:], start=1):
+            if (leader + i) % deal.players == seat and card // 13 != cards[0] // 13:
+                found.append((index, cards[0] // 13))
+    return found
+
+
+# ------------------------------------------------------- putting a world back
+def replay(match: Match, deck: list[int]) -> Match | None:
+    """The match again with the current deal's deck replaced; unrevealed Swedish bottom
+    cards no longer in their seat's hand are re-chosen. None if an action is illegal."""
+    deal = match.deal
+    assert deal is not None
+    revealed = {seat for seat, _ in deal.revealed}
+    again = Match(match.variant, match.options)
+    last = len(match.deals) - 1
+    try:
+        for k, (old, actions) in enumerate(zip(match.deals, match.log, strict=True)):
+            again.start_deal(deck if k == last else list(old.deck), old.dealer)
+            for action in actions:
+                if k == last and isinstance(action, Bottom) and action.seat not in revealed:
+                    assert again.deal is not None
+                    hand = again.deal.hands[action.seat]
+                    if not hand >> action.card & 1:
+                        action = Bottom(action.seat, bits(hand)[0])
+                again.apply(action)
+    except WhistError:
+        return None
+    return again
+
+
+def deck_four(match: Match, world: World) -> list[int]:
+    deal = match.deal
+    assert deal is not None
+    players = deal.players
+    lists = {s: bits(world.hands[s] | played_by(deal, s)) for s in range(players)}
+    if match.variant.key == "classic":
+        turned = deal.deck[51]  # the dealer's last card: keep it there
+        lists[deal.dealer].remove(turned)
+        lists[deal.dealer].append(turned)
+    return [lists[(deal.dealer + 1 + i) % players].pop(0) for i in range(52)]
+
+
+def decks_japanese(match: Match, world: World) -> Iterator[list[int]]:
+    """Decks for a Japanese world: one per choice of the card about to turn up (a world
+    keeps it in the hand mask, not under a pile)."""
+    deal = match.deal
+    assert deal is not None
+    forehand = (deal.dealer + 1) % 2
+    base = {forehand: 0, deal.dealer: 10}
+    rests: dict[int, list[int]] = {}
+    pending: dict[int, int | None] = {}
+    for seat in (0, 1):
+        ups = mask_of(c for c in deal.table_up[seat] if c is not None)
+        downs = mask_of(world.below[seat].values())
+        rests[seat] = bits(world.hands[seat] & ~ups & ~downs)
+        piles = [
+            p
+            for p in range(10)
+            if deal.table_up[seat][p] is None and deal.table_down[seat][p] is not None
+        ]
+        assert len(piles) <= 1
+        pending[seat] = piles[0] if piles else None
+    choices: list[list[int | None]] = [
+        [None] if pending[s] is None else list(rests[s]) for s in (0, 1)
+    ]
+    for first in choices[0]:
+        for second in choices[1]:
+            deck = list(deal.deck)
+            for seat, turned in ((0, first), (1, second)):
+                for p in range(10):
+                    if deal.table_down[seat][p] is None:
+                        continue
+                    up = deal.table_up[seat][p]
+                    card = world.below[seat][up] if up is not None else turned
+                    assert card is not None
+                    deck[base[seat] + p] = card
+                hand = [c for c in rests[seat] if c != turned]
+                slots = sorted(deal.deck.index(c) for c in mask_cards(deal.hands[seat]))
+                assert len(hand) == len(slots)
+                for slot, card in zip(slots, hand, strict=True):
+                    deck[slot] = card
+            yield deck
+
+
+def draw_times(match: Match, seat: int) -> dict[int, int]:
+    """Card -> the trick after which ``seat`` drew it (German Whist, Plockwhist), from the
+    real deal replayed action by action."""
+    deal = match.deal
+    assert deal is not None
+    again = Match(match.variant, match.options)
+    for old, actions in zip(match.deals[:-1], match.log[:-1], strict=True):
+        again.start_deal(list(old.deck), old.dealer)
+        for action in actions:
+            again.apply(action)
+    again.start_deal(list(deal.deck), deal.dealer)
+    times: dict[int, int] = {}
+    assert again.deal is not None
+    before = again.deal.hands[seat]
+    for action in match.log[-1]:
+        again.apply(action)
+        now = again.deal.hands[seat]
+        if again.deal.tricks:
+            for card in mask_cards(now & ~before):
+                times[card] = len(again.deal.tricks) - 1
+        before = now
+    return times
+
+
+class StockFacts:
+    """What the full state says about the other hand's hidden slots in German Whist and
+    Plockwhist: the positions in the deck, the time of each, and which card may lie where."""
+
+    def __init__(self, match: Match, seat: int) -> None:
+        deal = match.deal
+        assert deal is not None
+        self.deal = deal
+        other = 1 - seat
+        self.other = other
+        gone = mask_of(c for t in deal.tricks for c in t.cards) | mask_of(deal.trick)
+        gone |= mask_of(deal.discards)
+        self.known = mask_of(deal.shown[other]) & ~gone
+        self.played = {
+            c: t for c, t in play_times(deal, other).items() if c not in deal.shown[other]
+        }
+        hidden = deal.hands[other] & ~self.known
+        self.slots = sorted(deal.deck.index(c) for c in [*mask_cards(hidden), *self.played])
+        drawn = draw_times(match, other)
+        self.time = {pos: -1 if pos < 26 else drawn[deal.deck[pos]] for pos in self.slots}
+        self.voids = void_list(match, other)
+
+    def allowed(self, card: int, time: int) -> bool:
+        played = self.played.get(card)
+        if played is not None and time >= played:
+            return False
+        for index, suit in self.voids:
+            if suit == card // 13 and time < index and (played is None or played > index):
+                return False
+        return True
+
+    def cards(self, world: World) -> list[int]:
+        return [*mask_cards(world.hands[self.other] & ~self.known), *self.played]
+
+
+def matching(cards: list[int], slots: list[int], ok: Callable[[int, int], bool]) -> dict[int, int]:
+    """slot -> card, every card placed where ``ok(card, slot)`` (Kuhn's augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(card: int, seen: set[int]) -> bool:
+        for slot in slots:
+            if slot in seen or not ok(card, slot):
+                continue
+            seen.add(slot)
+            if slot not in owner or place(owner[slot], seen):
+                owner[slot] = card
+                return True
+        return False
+
+    for card in cards:
+        assert place(card, set()), f"no hidden history places {card}"
+    return owner
+
+
+def deck_stock(match: Match, seat: int, world: World, facts: StockFacts | None) -> list[int]:
+    deal = match.deal
+    assert deal is not None
+    deck = list(deal.deck)
+    other = 1 - seat
+    if deal.phase is Phase.BID:  # Plockwhist: 12 dealt, 40 to come
+        slots = sorted(deck.index(c) for c in mask_cards(deal.hands[other]))
+        for slot, card in zip(slots, bits(world.hands[other]), strict=True):
+            deck[slot] = card
+        deck[12:] = world.stock
+        assert len(deck) == 52
+        return deck
+    assert facts is not None
+    start = 52 - len(deal.stock)
+    deck[start:] = world.stock
+    owner = matching(
+        facts.cards(world), facts.slots, lambda card, slot: facts.allowed(card, facts.time[slot])
+    )
+    for slot, card in owner.items():
+        deck[slot] = card
+    return deck
+
+
+def check_world(match: Match, seat: int, view: View, world: World, facts: Any) -> None:
+    key = match.variant.key
+    if key == "japanese":
+        decks = list(decks_japanese(match, world))
+    elif key in ("german", "plockwhist"):
+        decks = [deck_stock(match, seat, world, facts)]
+    else:
+        decks = [deck_four(match, world)]
+    assert all(sorted(d) == list(range(52)) for d in decks), "not a deck"
+    for deck in decks:
+        again = replay(match, deck)
+        if again is not None and view_for(again, seat) == view:
+            return
+    raise AssertionError(f"{key}: a world that does not give the view: {world}")
+
+
+@pytest.mark.parametrize("case", OPTION_SETS, ids=[c.id for c in OPTION_SETS])
+def test_every_world_gives_the_seat_its_view(case: Case) -> None:
+    kinds: Counter[str] = Counter()
+    rng = random.Random(f"worlds:{case.id}")
+    for seed in range(1, 9):
+        if seed > 2 and kinds["play"] >= 12 and decision_kinds(case) <= set(kinds):
+            break
+        for match, seat in decision_points(case, seed, rate=0.08):
+            view = view_for(match, seat)
+            kinds[view.legal[0].kind if view.legal else view.phase] += 1
+            facts = None
+            if case.key in ("german", "plockwhist") and view.phase != "bid":
+                facts = StockFacts(match, seat)
+            for world in sample_worlds(view, rng, 3):
+                assert len(world.hands) == view.players
+                assert world.weight == 1.0
+                check_world(match, seat, view, world, facts)
+    assert kinds["play"] >= 10, kinds
+    assert decision_kinds(case) <= set(kinds), kinds
+
+
+def decision_kinds(case: Case) -> set[str]:
+    """The non-play decisions an option set has."""
+    kinds = {
+        "minnesota": {"bid"},
+        "swedish": {"bid" if case.options.get("bid_input") == "button" else "bottom"},
+        "plockwhist": {"bid"},
+        "japanese": {"trump"},
+        "german": {"take"} if case.options.get("talon_discard") else set(),
+    }
+    return kinds.get(case.key, set())
