@@ -20,18 +20,17 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from itertools import combinations, permutations
 from typing import Any
 
 import pytest
 
-from helpers import OPTION_SETS, Case, drive, mask_cards
-from whist.bots.sampler import (
-    World,
-    sample_worlds,
-)
+from helpers import CASES_BY_ID, OPTION_SETS, Case, drive, mask_cards, visible_cards
+from whist.bots.sampler import World, sample_worlds, world_count
 from whist.core.actions import Bottom
 from whist.core.errors import WhistError
 from whist.core.match import Match
@@ -340,3 +339,309 @@ def decision_kinds(case: Case) -> set[str]:
         "german": {"take"} if case.options.get("talon_discard") else set(),
     }
     return kinds.get(case.key, set())
+
+
+# ------------------------------------------------------ exhaustive enumeration
+WorldKey = tuple[Any, ...]
+
+
+def key_of(world: World) -> WorldKey:
+    below = tuple(tuple(sorted(d.items())) for d in world.below)
+    return (world.hands, world.stock, below)
+
+
+def chi_square(counts: Counter[WorldKey], expected: dict[WorldKey, float]) -> float:
+    """Pearson's statistic of ``counts`` against probabilities ``expected`` (a key outside
+    the support makes it infinite)."""
+    n = sum(counts.values())
+    if any(key not in expected for key in counts):
+        return math.inf
+    return sum((counts[k] - n * p) ** 2 / (n * p) for k, p in expected.items())
+
+
+def threshold(cells: int) -> float:
+    """Far in the tail of chi-square with ``cells - 1`` degrees of freedom."""
+    df = max(1, cells - 1)
+    return df + 6 * math.sqrt(2 * df) + 6
+
+
+def samples_for(cells: int) -> int:
+    return min(30_000, max(3000, 50 * cells))
+
+
+def enumerate_four(match: Match, seat: int) -> tuple[Counter[WorldKey], Callable[[], World]]:
+    """Every consistent world of a four-player position, from the full state: the cards the
+    seat never saw dealt to the other hands in every way, kept where no void is broken.
+    Also a greedy sampler for comparison."""
+    deal = match.deal
+    assert deal is not None
+    seen = mask_of(visible_cards(match, seat))
+    others = [o for o in range(4) if o != seat]
+    hidden = {o: deal.hands[o] & ~seen for o in others}
+    caps = [hidden[o].bit_count() for o in others]
+    pool = bits(sum(hidden.values()))
+    banned = {o: {suit for _i, suit in void_list(match, o)} for o in others}
+    base = [deal.hands[s] & seen for s in range(4)]
+    worlds: Counter[WorldKey] = Counter()
+    for first in combinations(pool, caps[0]):
+        rest = [c for c in pool if c not in first]
+        for second in combinations(rest, caps[1]):
+            third = [c for c in rest if c not in second]
+            parts = (first, second, tuple(third))
+            if any(
+                c // 13 in banned[o] for o, part in zip(others, parts, strict=True) for c in part
+            ):
+                continue
+            hands = list(base)
+            for o, part in zip(others, parts, strict=True):
+                hands[o] |= mask_of(part)
+            worlds[(tuple(hands), (), ())] += 1
+    rng = random.Random(f"greedy:{seat}:{pool}")
+
+    def greedy() -> World:
+        """Fills the hands one after the other with random cards each may hold, starting
+        again when the last hand cannot take what is left: biased under voids."""
+        while True:
+            hands = list(base)
+            left = list(pool)
+            for o, cap in zip(others, caps, strict=True):
+                allowed = [c for c in left if c // 13 not in banned[o]]
+                if len(allowed) < cap:
+                    break
+                part = rng.sample(allowed, cap)
+                hands[o] |= mask_of(part)
+                left = [c for c in left if c not in part]
+            else:
+                return World(tuple(hands))
+
+    return worlds, greedy
+
+
+def enumerate_japanese(match: Match, seat: int) -> Counter[WorldKey]:
+    """Every consistent world of a Japanese position after trick 1: the other hand (no
+    card of a suit it did not follow from trick 2 on), then every order of the remaining
+    cards under the face-down piles. Counted per assignment: a world keeps the card about
+    to turn up in the hand mask, so two assignments can make the same world."""
+    deal = match.deal
+    assert deal is not None
+    other = 1 - seat
+    piles = [
+        (s, deal.table_up[s][p])
+        for s in (0, 1)
+        for p in range(10)
+        if deal.table_down[s][p] is not None
+    ]
+    pool = bits(
+        deal.hands[other]
+        | mask_of(
+            deal.table_down[s][p]
+            for s in (0, 1)
+            for p in range(10)
+            if deal.table_down[s][p] is not None
+        )
+    )
+    banned = {suit for index, suit in void_list(match, other) if index >= 1}
+    ups = [mask_of(c for c in deal.table_up[s] if c is not None) for s in (0, 1)]
+    worlds: Counter[WorldKey] = Counter()
+    for held in combinations(pool, deal.hands[other].bit_count()):
+        if any(c // 13 in banned for c in held):
+            continue
+        rest = [c for c in pool if c not in held]
+        for order in permutations(rest):
+            hands = list(ups)
+            hands[seat] |= deal.hands[seat]
+            hands[other] |= mask_of(held)
+            below: list[dict[int, int]] = [{}, {}]
+            for (s, up), card in zip(piles, order, strict=True):
+                hands[s] |= 1 << card
+                if up is not None:
+                    below[s][up] = card
+            worlds[(tuple(hands), (), tuple(tuple(sorted(d.items())) for d in below))] += 1
+    return worlds
+
+
+def small_positions(
+    case: Case, fits: Callable[[Match, int], bool], wanted: int, first_seed: int = 1
+) -> Iterator[tuple[Match, int]]:
+    found = 0
+    for seed in range(first_seed, first_seed + 80):
+        for match, seat in decision_points(case, seed, rate=1.0, other_rate=0.0):
+            if fits(match, seat):
+                found += 1
+                yield match, seat
+                break  # one position per match: positions of one deal are alike
+        if found >= wanted:
+            return
+
+
+def unseen(match: Match, seat: int) -> int:
+    deal = match.deal
+    assert deal is not None
+    held = sum(deal.hands[o] for o in range(deal.players) if o != seat)
+    downs = mask_of(c for piles in deal.table_down for c in piles if c is not None)
+    return ((held | downs | mask_of(deal.stock)) & ~mask_of(visible_cards(match, seat))).bit_count()
+
+
+def binding(match: Match, seat: int) -> int:
+    """The most unseen cards of a suit some other player has shown void in."""
+    deal = match.deal
+    assert deal is not None
+    seen = mask_of(visible_cards(match, seat))
+    held = sum(deal.hands[o] for o in range(deal.players) if o != seat) & ~seen
+    most = 0
+    for o in range(deal.players):
+        if o != seat:
+            for _index, suit in void_list(match, o):
+                most = max(most, sum(1 for c in mask_cards(held) if c // 13 == suit))
+    return most
+
+
+FOUR = ["classic-5", "minnesota-defaults", "swedish-defaults"]
+
+
+@pytest.mark.parametrize("case_id", FOUR)
+def test_four_player_frequencies_match_enumeration(case_id: str) -> None:
+    case = CASES_BY_ID[case_id]
+    greedy_fails = 0
+    checked = 0
+
+    def fits(match: Match, seat: int) -> bool:
+        deal = match.deal
+        assert deal is not None
+        if sum(h.bit_count() for h in deal.hands) > 13:
+            return False
+        return 6 <= unseen(match, seat) <= 9 and binding(match, seat) >= 3
+
+    for match, seat in small_positions(case, fits, wanted=4):
+        view = view_for(match, seat)
+        worlds, greedy = enumerate_four(match, seat)
+        total = sum(worlds.values())
+        assert world_count(view) == total
+        expected = {k: n / total for k, n in worlds.items()}
+        n = samples_for(len(expected))
+        rng = random.Random(f"freq:{case_id}:{checked}")
+        counts = Counter(key_of(w) for w in sample_worlds(view, rng, n))
+        stat = chi_square(counts, expected)
+        assert stat < threshold(len(expected)), f"chi-square {stat:.1f} over {len(expected)}"
+        biased = Counter(key_of(greedy()) for _ in range(n))
+        greedy_fails += chi_square(biased, expected) > threshold(len(expected))
+        checked += 1
+    assert checked == 4
+    assert greedy_fails >= 1, "the check would not catch a greedy sampler"
+
+
+def test_japanese_frequencies_match_enumeration() -> None:
+    checked = 0
+    for case_id in ("japanese-after", "japanese-immediate"):
+
+        def fits(match: Match, seat: int) -> bool:
+            deal = match.deal
+            assert deal is not None
+            if len(deal.tricks) < 16:
+                return False
+            return 4 <= unseen(match, seat) <= 6
+
+        for match, seat in small_positions(CASES_BY_ID[case_id], fits, wanted=2):
+            view = view_for(match, seat)
+            worlds = enumerate_japanese(match, seat)
+            total = sum(worlds.values())
+            assert world_count(view) == total
+            expected = {k: n / total for k, n in worlds.items()}
+            rng = random.Random(f"freq:{case_id}:{checked}")
+            n = samples_for(len(expected))
+            counts = Counter(key_of(w) for w in sample_worlds(view, rng, n))
+            stat = chi_square(counts, expected)
+            assert stat < threshold(len(expected)), f"chi-square {stat:.1f}"
+            checked += 1
+    assert checked == 4
+
+
+# ------------------------------------------- German / Plockwhist stage 1 posterior
+def histories(facts: StockFacts, cards: list[int]) -> int:
+    """Hidden histories of the other hand holding ``cards`` (its unseen cards and the ones
+    it played without having taken them face up): ways to put the cards in its slots (the
+    deal and each unseen draw) that break no rule: a permanent, by dynamic programming over
+    the draws taken."""
+    times = [facts.time[s] for s in facts.slots]
+    draws = [t for t in times if t >= 0]
+    dealt = len(times) - len(draws)
+    states = {0: 1}
+    for card in cards:
+        nxt: Counter[int] = Counter()
+        early = facts.allowed(card, -1)
+        for used, ways in states.items():
+            if early:
+                nxt[used] += ways
+            for j, t in enumerate(draws):
+                if not used >> j & 1 and facts.allowed(card, t):
+                    nxt[used | 1 << j] += ways
+        states = dict(nxt)
+    return states.get((1 << len(draws)) - 1, 0) * math.factorial(dealt)
+
+
+def stock_posterior(match: Match, seat: int) -> tuple[dict[WorldKey, float], int]:
+    """Every world of a stage-1 position (which unseen cards are in the stock, in which
+    order; the rest in the other hand) with its posterior probability ∝ its histories,
+    and how many worlds have any."""
+    deal = match.deal
+    assert deal is not None
+    facts = StockFacts(match, seat)
+    other = 1 - seat
+    seen = mask_of(visible_cards(match, seat))
+    top = [deal.stock[0]] if seen >> deal.stock[0] & 1 else []
+    hidden_stock = len(deal.stock) - len(top)
+    pool = bits((deal.hands[other] | mask_of(deal.stock)) & ~seen)
+    weights: dict[WorldKey, int] = {}
+    for stock in permutations(pool, hidden_stock):
+        held = mask_of(c for c in pool if c not in stock)
+        hands = [0, 0]
+        hands[seat] = deal.hands[seat]
+        hands[other] = facts.known | held
+        world = World(tuple(hands), (*top, *stock))
+        ways = histories(facts, facts.cards(world))
+        if ways:
+            weights[key_of(world)] = ways
+    total = sum(weights.values())
+    return {k: w / total for k, w in weights.items()}, len(weights)
+
+
+def test_stock_stage_frequencies_match_the_posterior_of_hidden_histories() -> None:
+    checked = 0
+    with_voids = 0
+    separates = 0
+    for case_id, first_seed, voids in (
+        ("german-defaults", 1, False),
+        ("german-all26", 100, True),
+        ("plockwhist-none", 1, False),
+        ("plockwhist-upcard", 100, True),
+    ):
+
+        def fits(match: Match, seat: int, voids: bool = voids) -> bool:
+            deal = match.deal
+            assert deal is not None
+            if deal.stage != 1 or not 1 <= len(deal.stock) <= 3 or deal.phase is Phase.TAKE:
+                return False
+            if voids and not void_list(match, 1 - seat):
+                return False
+            facts = StockFacts(match, seat)
+            draws = sum(1 for s in facts.slots if facts.time[s] >= 0)
+            return draws <= 9 and unseen(match, seat) - deal.hands[1 - seat].bit_count() <= 2
+
+        for match, seat in small_positions(CASES_BY_ID[case_id], fits, 2, first_seed):
+            view = view_for(match, seat)
+            expected, worlds = stock_posterior(match, seat)
+            assert world_count(view) == worlds
+            rng = random.Random(f"stock:{case_id}:{checked}")
+            n = samples_for(len(expected))
+            counts = Counter(key_of(w) for w in sample_worlds(view, rng, n))
+            stat = chi_square(counts, expected)
+            assert stat < threshold(len(expected)), f"chi-square {stat:.1f}"
+            if void_list(match, 1 - seat):
+                with_voids += 1
+                # Uniform over the same worlds would be told apart by this many samples.
+                flat = 1 / len(expected)
+                shift = n * sum((flat - p) ** 2 / p for p in expected.values())
+                separates += shift > 3 * threshold(len(expected))
+            checked += 1
+    assert checked == 8
+    assert with_voids >= 4 and separates >= 2, (with_voids, separates)
