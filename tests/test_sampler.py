@@ -24,18 +24,23 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import combinations, permutations
 from typing import Any
 
 import pytest
 
 from helpers import CASES_BY_ID, OPTION_SETS, Case, drive, mask_cards, visible_cards
-from whist.bots.sampler import World, sample_worlds, world_count
+from whist.bots import inference
+from whist.bots.hard import decide, estimated_tricks
+from whist.bots.knowledge import know
+from whist.bots.sampler import INFERENCE, World, sample_worlds, world_count
 from whist.core.actions import Bottom
 from whist.core.errors import WhistError
 from whist.core.match import Match
 from whist.core.state import Deal, Phase
 from whist.core.views import View, view_for
+from whist.variants import new_match
 
 FULL = (1 << 52) - 1
 
@@ -645,3 +650,162 @@ def test_stock_stage_frequencies_match_the_posterior_of_hidden_histories() -> No
             checked += 1
     assert checked == 8
     assert with_voids >= 4 and separates >= 2, (with_voids, separates)
+
+
+# ------------------------------------------------------------------ inference
+def recorded_views(
+    case: Case, seed: int, max_deals: int = 1
+) -> Iterator[tuple[Match, dict[tuple[Any, ...], dict[int, View]]]]:
+    """A random match, yielding after every action with the views every seat to act had
+    so far this deal, keyed by (tricks done, cards in the trick, phase)."""
+    seen: dict[tuple[Any, ...], dict[int, View]] = {}
+    index = None
+    for step in drive(case, seed, max_deals=max_deals):
+        match = step.match
+        deal = match.deal
+        if deal is None or match.over or deal.complete:
+            continue
+        if deal.index != index:
+            index, seen = deal.index, {}
+        at = (len(deal.tricks), len(deal.trick), deal.phase.value)
+        for seat in match.to_act():
+            seen.setdefault(at, {})[seat] = view_for(match, seat)
+        yield match, seen
+
+
+def true_world(match: Match) -> World:
+    deal = match.deal
+    assert deal is not None
+    return World(tuple(deal.hands), tuple(deal.stock))
+
+
+@pytest.mark.parametrize(
+    "case_id",
+    ["classic-5", "minnesota-defaults", "swedish-defaults", "swedish-button", "german-defaults"],
+)
+def test_rebuilt_past_views_are_the_views_the_seats_had(case_id: str) -> None:
+    case = CASES_BY_ID[case_id]
+    rng = random.Random(f"past:{case_id}")
+    plays = bids = 0
+    for seed in (1, 2, 3):
+        for match, seen in recorded_views(case, seed):
+            deal = match.deal
+            assert deal is not None
+            to_act = match.to_act()
+            if not to_act or rng.random() > 0.15:
+                continue
+            seat = rng.choice(to_act)
+            view = view_for(match, seat)
+            world = true_world(match)
+            for m in inference.moments(view):
+                hand = world.hands[m.seat] | m.since
+                if m.kind == "play":
+                    t = m.view.tricks
+                    real = seen[(len(t), len(m.view.trick), "play")][m.seat]
+                    rebuilt = replace(m.view, hand=hand, legal=real.legal)
+                    assert rebuilt == real, f"{case_id} seed {seed}: moment {m}"
+                    if m.knowledge is not None:
+                        fast = replace(m.knowledge, mine=hand, out=m.knowledge.out & ~hand)
+                        assert fast == know(rebuilt)
+                    plays += 1
+                else:
+                    real = seen[(0, 0, "bid")][m.seat]
+                    assert real.hand == hand
+                    legal = real.legal
+                    rebuilt = replace(m.view, hand=hand, legal=legal)
+                    assert decide(rebuilt, legal) == decide(real, legal)
+                    bids += 1
+    assert plays >= (20 if case.key != "german" else 5)
+    if case.key in ("minnesota", "swedish"):
+        assert bids >= 5
+
+
+def grander_strength(view: View, worlds: list[World], seat: int) -> tuple[float, float]:
+    """(uniform, weighted) mean of HARD's trick estimate of ``seat``'s hand at the bid."""
+    played = 0
+    for trick in view.tricks:
+        for i, card in enumerate(trick.cards):
+            if (trick.leader + i) % 4 == seat:
+                played |= 1 << card
+    values = [estimated_tricks(w.hands[seat] | played, None) for w in worlds]
+    weights = [w.weight for w in worlds]
+    uniform = sum(values) / len(values)
+    weighted = sum(v * x for v, x in zip(values, weights, strict=True)) / sum(weights)
+    return uniform, weighted
+
+
+def test_a_high_bid_makes_strong_hands_likelier_and_a_low_bid_weak_ones() -> None:
+    case = CASES_BY_ID["minnesota-defaults"]
+    rng = random.Random("minnesota-inference")
+    high = [0.0, 0.0]
+    low = [0.0, 0.0]
+    positions = 0
+    for seed in range(1, 40):
+        for match, seat in decision_points(case, seed, rate=1.0, other_rate=0.0):
+            view = view_for(match, seat)
+            contract = view.contract
+            if len(view.tricks) > 1 or contract is None or contract.seat in (None, seat):
+                continue
+            worlds = sample_worlds(view, rng, 300, inference=True)
+            assert all(0 < w.weight <= 1 for w in worlds)
+            for other, bid in view.revealed:
+                if other == seat:
+                    continue
+                uniform, weighted = grander_strength(view, worlds, other)
+                total = high if bid == "high" else low
+                total[0] += uniform
+                total[1] += weighted
+            positions += 1
+            break
+        if positions >= 8:
+            break
+    assert positions >= 8
+    assert high[1] > high[0] + 0.2 * positions, high
+    assert low[0] and low[1] < low[0], low
+
+
+def test_inference_weights_are_never_zero_and_off_by_default() -> None:
+    assert not any(INFERENCE.values())
+    rng = random.Random("weights")
+    for case in OPTION_SETS:
+        for match, seat in decision_points(case, 7, rate=0.05, max_deals=1):
+            view = view_for(match, seat)
+            assert all(w.weight == 1.0 for w in sample_worlds(view, rng, 5, inference=None))
+            weights = [w.weight for w in sample_worlds(view, rng, 20, inference=True)]
+            assert all(0 < x <= 1 for x in weights), (case.id, weights)
+
+
+# ------------------------------------------------------------------- no stall
+def test_voids_that_leave_one_world_do_not_stall() -> None:
+    """Classic Whist dealt so that each player holds one whole suit: after the first tricks
+    every player has shown void in three suits and every world but one is excluded."""
+    match = new_match("classic", {"target": 5})
+    suits = {1: 0, 2: 1, 3: 2, 0: 3}  # seat -> its suit, dealer 0
+    order = {s: [13 * suits[s] + r for r in range(13)] for s in range(4)}
+    deck = [order[(1 + i) % 4].pop() for i in range(52)]
+    match.start_deal(deck, 0)
+    rng = random.Random("stall")
+    counts = []
+    while match.deal is not None and not match.deal.complete:
+        seat = match.to_act()[0]
+        view = view_for(match, seat)
+        worlds = sample_worlds(view, rng, 40)
+        assert len(worlds) == 40
+        counts.append(world_count(view))
+        led = {t.cards[0] // 13 for t in match.deal.tricks}
+        if len(led) == 4:  # every player has shown void in the three suits it lacks
+            assert counts[-1] == 1
+            assert all(w.hands == tuple(match.deal.hands) for w in worlds)
+        match.apply(rng.choice(list(match.legal_actions(seat))))
+    assert counts[0] > 10**15 and counts.count(1) >= 8
+
+
+def test_sampling_and_counting_stay_fast_on_a_full_deal() -> None:
+    """The largest state (a Minnesota bid: 39 unseen cards, three hands): counted exactly,
+    sampled without search."""
+    match = new_match("minnesota", {})
+    match.start_deal(list(range(52)), 0)
+    view = view_for(match, 1)
+    assert world_count(view) == math.factorial(39) // math.factorial(13) ** 3
+    worlds = sample_worlds(view, random.Random(0), 200)
+    assert len({w.hands for w in worlds}) == 200
