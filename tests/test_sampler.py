@@ -240,6 +240,7 @@ class StockFacts:
         self.slots = sorted(deal.deck.index(c) for c in [*mask_cards(hidden), *self.played])
         drawn = draw_times(match, other)
         self.time = {pos: -1 if pos < 26 else drawn[deal.deck[pos]] for pos in self.slots}
+        self.kept_times = [drawn[c] for c in deal.shown[other]]
         self.voids = void_list(match, other)
 
     def allowed(self, card: int, time: int) -> bool:
@@ -250,6 +251,27 @@ class StockFacts:
             if suit == card // 13 and time < index and (played is None or played > index):
                 return False
         return True
+
+    def timelines(self) -> Iterator[dict[int, int]]:
+        """Slot -> time for every timeline the seat cannot tell from the real one
+        (``talon_discard``: at which of the other player's won tricks it discarded the
+        upcard and drew unseen); each kept upcard was taken before it was played."""
+        deal = self.deal
+        other = self.other
+        lost = {i for i, t in enumerate(deal.tricks) if t.stage == 1 and t.winner != other}
+        times = [self.time[slot] for slot in self.slots]
+        fixed = [t for t in times if t < 0 or t in lost]
+        moved = len(times) - len(fixed)
+        won = sorted({t for t in times if t >= 0 and t not in lost} | set(self.kept_times))
+        plays = play_times(deal, other)
+        for unseen in combinations(won, moved):
+            kept = [j for j in won if j not in unseen]
+            if any(
+                card in plays and j >= plays[card]
+                for j, card in zip(kept, deal.shown[other], strict=False)
+            ):
+                continue
+            yield dict(zip(self.slots, [*fixed, *unseen], strict=True))
 
     def cards(self, world: World) -> list[int]:
         return [*mask_cards(world.hands[self.other] & ~self.known), *self.played]
@@ -302,7 +324,20 @@ def check_world(match: Match, seat: int, view: View, world: World, facts: Any) -
     if key == "japanese":
         decks = list(decks_japanese(match, world))
     elif key in ("german", "plockwhist"):
-        decks = [deck_stock(match, seat, world, facts)]
+        try:
+            decks = [deck_stock(match, seat, world, facts)]
+        except AssertionError:
+            # No hidden history with the real timeline of unseen winner draws: one the
+            # seat cannot tell from it must have one (talon_discard only).
+            assert match.options.get("talon_discard"), f"no hidden history for {world}"
+            cards = facts.cards(world)
+            for times in facts.timelines():
+                try:
+                    matching(cards, facts.slots, lambda c, slot, t=times: facts.allowed(c, t[slot]))
+                    return
+                except AssertionError:
+                    continue
+            raise AssertionError(f"no timeline has a hidden history for {world}") from None
     else:
         decks = [deck_four(match, world)]
     assert all(sorted(d) == list(range(52)) for d in decks), "not a deck"

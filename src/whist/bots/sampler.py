@@ -34,10 +34,11 @@ as uninformative; ``inference=True`` weighs that afterwards, ``whist.bots.infere
   worlds: a sweep over the other player's hidden card slots from the latest draw back to
   the deal, counting the ways to fill each slot from classes of cards that may lie there
   (see ``_StockHistory``). ``world_count`` still counts distinct consistent worlds.
-  One approximation remains, with ``talon_discard``: when the other player won a trick
-  and discarded the upcard it took the next card unseen, and the view does not say at
-  which of its won tricks that happened; such draws are treated as slots that may hold
-  any card (never excluding a consistent world, slightly more permissive than exact).
+  With ``talon_discard`` a trick winner that discarded the upcard drew the next card
+  unseen, and the view does not say at which of its won tricks: every timeline the view
+  allows is counted (histories summed over them). Only past ``TIMELINES`` timelines are
+  such draws treated as slots that may hold any card (an over-approximation that never
+  excludes a consistent world).
 - Plockwhist bidding (before the second round of the deal): ``stock`` holds the 40
   undealt cards in deck order (the next 14 are dealt one at a time from the non-dealer,
   then the rest is the stock, upcard first).
@@ -54,6 +55,7 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from math import comb, factorial
 from random import Random
 
@@ -445,25 +447,33 @@ def _mask(cards: tuple[Card, ...] | list[Card]) -> Hand:
 
 
 # --------------------------------------------------- German / Plockwhist stage 1
+TIMELINES = 256  # most timelines of unseen winner draws enumerated (talon_discard)
+
+
 @dataclass
 class _StockHistory:
     """Stage 1 of German Whist / Plockwhist when the other player showed a void.
 
     The other player's hidden cards, over the deal, fill its *slots*: 13 dealt at the start
-    (time -1) and one per unseen draw (time j: the refill after trick j), plus ``wild``
-    draws of unknown time (talon discards, see the module doc). Cards that fill them: the
-    unseen cards it holds now (class of its suit: a card of a suit it showed void in at
-    trick t lies in a slot of time >= t) and the cards it played that it had not taken face
-    up (each in a slot before its trick, and after the last void of its suit before that
-    trick). Each assignment of cards to slots is one hidden history; all are equally
-    likely. Sweeping the slots from the latest to the deal, the state counts the unseen
-    cards used per class, the played cards placed per class and the played cards left to
-    wild slots; each slot is filled by one specific card, so the counts are exact.
+    (time -1) and one per unseen draw (time j: the refill after trick j). Cards that fill
+    them: the unseen cards it holds now (class of its suit: a card of a suit it showed void
+    in at trick t lies in a slot of time >= t) and the cards it played that it had not
+    taken face up (each in a slot before its trick, and after the last void of its suit
+    before that trick). Each assignment of cards to slots is one hidden history; all are
+    equally likely. Sweeping the slots from the latest to the deal, the state counts the
+    unseen cards used per class and the played cards placed per class; each slot is filled
+    by one specific card, so the counts are exact.
+
+    With ``talon_discard``, a trick winner that discarded the upcard drew the next card
+    unseen, and the view does not say at which of its won tricks: every *timeline* (which
+    won tricks those were) that fits the upcards it kept (the i-th kept upcard was taken
+    before it was played) is counted, the histories summed over them. Past ``TIMELINES``
+    of them, such draws become *wild* slots that take any card (a slight
+    over-approximation: never excludes a consistent world).
     """
 
-    slots: list[int]  # times of the known unseen draws
+    timelines: list[tuple[list[int], int]]  # (times of the unseen draws, wild slots)
     initial: int  # cards dealt at the start
-    wild: int
     u_lo: list[int]  # per unseen-card class: earliest slot time
     u_suits: list[int]  # per unseen-card class: suit bitmask
     p_lo: list[int]  # per played-card class: earliest slot time
@@ -483,13 +493,17 @@ class _StockHistory:
         for index, suit in voids:
             last_void[suit] = max(last_void[suit], index)
         played: list[tuple[int, Card]] = []
+        shown_played: dict[Card, int] = {}
         for index, leader, cards, _stage in all_tricks(view):
             for i, card in enumerate(cards):
-                if (leader + i) % 2 == other and card not in view.shown[other]:
-                    played.append((index, card))
+                if (leader + i) % 2 == other:
+                    if card in view.shown[other]:
+                        shown_played[card] = index
+                    else:
+                        played.append((index, card))
         # Unseen draws of known time: the refills after tricks it lost.
         definite: list[int] = []
-        won_refills = 0
+        won: list[int] = []
         turn = view.to_act[0] if view.to_act else None
         for index, trick in enumerate(view.tricks):
             if trick.stage != 1:
@@ -500,16 +514,22 @@ class _StockHistory:
                 drawn = trick.winner == other and turn != other
             else:
                 drawn = True
-            if not drawn:
-                continue
-            if trick.winner == other:
-                won_refills += 1
-            else:
-                definite.append(index)
+            if drawn:
+                (won if trick.winner == other else definite).append(index)
         initial = 13
-        wild = cap + len(played) - initial - len(definite)
-        if wild < 0 or wild > won_refills:
+        unseen_won = cap + len(played) - initial - len(definite)
+        if unseen_won < 0 or unseen_won > len(won):
             raise ValueError("view inconsistent: the other hand's draws do not add up")
+        # The i-th upcard it kept was taken at the i-th won refill where it kept one.
+        deadlines = [shown_played.get(card) for card in view.shown[other]]
+        timelines: list[tuple[list[int], int]] = []
+        if comb(len(won), unseen_won) <= TIMELINES:
+            for unseen in combinations(won, unseen_won):
+                kept = [j for j in won if j not in unseen]
+                if all(p is None or j < p for j, p in zip(kept, deadlines, strict=False)):
+                    timelines.append((sorted([*definite, *unseen], reverse=True), 0))
+        if not timelines:
+            timelines = [(sorted(definite, reverse=True), unseen_won)]
         u_lo = sorted(set(last_void))
         u_suits = [sum(1 << s for s in range(4) if last_void[s] == lo) for lo in u_lo]
         p_classes: dict[int, list[int]] = defaultdict(list)
@@ -519,9 +539,8 @@ class _StockHistory:
             p_classes[lo].append(index - 1)
         p_lo = sorted(p_classes)
         return cls(
-            slots=sorted(definite, reverse=True),
+            timelines=timelines,
             initial=initial,
-            wild=wild,
             u_lo=u_lo,
             u_suits=u_suits,
             p_lo=p_lo,
@@ -535,15 +554,35 @@ class _StockHistory:
             for i in range(len(self.u_lo))
         ]
         self.hidden_stock = pool.bit_count() - self.cap
+        combined: dict[tuple[int, ...], int] = defaultdict(int)
+        for slots, wild in self.timelines:
+            for st, ways in self._sweep(slots, wild).items():
+                combined[st] += ways
+        finals: list[tuple[tuple[int, ...], int]] = []
+        cumulative: list[int] = []
+        total = 0
+        for st, ways in combined.items():
+            total += ways
+            finals.append((st, ways))
+            cumulative.append(total)
+        if not finals:
+            raise ValueError("view inconsistent: no hidden history fits it")
+        self.finals = finals
+        self.cumulative = cumulative
+
+    def _sweep(self, slots: list[int], wild: int) -> dict[tuple[int, ...], int]:
+        """Histories of one timeline, by final state (unseen cards used per class, unseen
+        cards in wild slots)."""
         sizes = [len(cards) for cards in self.class_cards]
         nu = len(self.u_lo)
         npc = len(self.p_lo)
         totals = [len(h) for h in self.p_hi]
-        wild = self.wild
         states: dict[tuple[int, ...], int] = {(0,) * (nu + npc + 1): 1}
         expired: set[int] = set()
 
         def expire(states: dict[tuple[int, ...], int], time: int) -> dict[tuple[int, ...], int]:
+            """Played cards whose class may lie no earlier than now: placed, or (only with
+            wild slots) left to those."""
             for j, lo in enumerate(self.p_lo):
                 if lo <= time or j in expired:
                     continue
@@ -560,7 +599,7 @@ class _StockHistory:
                 states = dict(out)
             return states
 
-        for time in self.slots:
+        for time in slots:
             states = expire(states, time)
             nxt: dict[tuple[int, ...], int] = defaultdict(int)
             for st, ways in states.items():
@@ -585,7 +624,7 @@ class _StockHistory:
         # played cards with no void before them.
         u0 = self.u_lo.index(-1) if -1 in self.u_lo else None
         p0 = self.p_lo.index(-1) if -1 in self.p_lo else None
-        dealt: dict[tuple[int, ...], int] = defaultdict(int)
+        finals: dict[tuple[int, ...], int] = defaultdict(int)
         for st, ways in states.items():
             r_all = totals[p0] - st[nu + p0] if p0 is not None else 0
             a = sizes[u0] - st[u0] if u0 is not None else 0
@@ -593,30 +632,17 @@ class _StockHistory:
                 u = self.initial - r
                 if u < 0 or u > a:
                     continue
-                new = list(st)
+                used = list(st[:nu])
                 if u0 is not None:
-                    new[u0] += u
-                if p0 is not None:
-                    new[nu + p0] = totals[p0]
-                new[-1] += r_all - r
-                dealt[tuple(new)] += ways * comb(r_all, r) * comb(a, u)
-        finals: list[tuple[tuple[int, ...], int]] = []
-        cumulative: list[int] = []
-        total = 0
-        for st, ways in dealt.items():
-            m = wild - st[-1]
-            rest = sum(sizes) - sum(st[:nu])
-            if m < 0 or m > rest:
-                continue
-            weight = ways * comb(rest, m)
-            if weight:
-                total += weight
-                finals.append(((*st[:nu], m), weight))
-                cumulative.append(total)
-        if not finals:
-            raise ValueError("view inconsistent: no hidden history fits it")
-        self.finals = finals
-        self.cumulative = cumulative
+                    used[u0] += u
+                deferred = st[-1] + r_all - r
+                # Wild slots: the deferred played cards and ``m`` unseen cards of any class.
+                m = wild - deferred
+                rest = sum(sizes) - sum(used)
+                if m < 0 or m > rest:
+                    continue
+                finals[(*used, m)] += ways * comb(r_all, r) * comb(a, u) * comb(rest, m)
+        return {st: ways for st, ways in finals.items() if ways}
 
     def world_count(self) -> int:
         """Distinct worlds: per class, how many of its cards the other hand holds (every
