@@ -447,7 +447,7 @@ def _mask(cards: tuple[Card, ...] | list[Card]) -> Hand:
 
 
 # --------------------------------------------------- German / Plockwhist stage 1
-TIMELINES = 256  # most timelines of unseen winner draws enumerated (talon_discard)
+TIMELINES = 64  # most timelines of unseen winner draws enumerated (talon_discard)
 
 
 @dataclass
