@@ -193,6 +193,8 @@ def _stock_moments(view: View) -> list[Moment]:
     for trick in view.tricks:
         for c in trick.cards:
             gone |= 1 << c
+    for c in view.discards:
+        gone |= 1 << c
     return [Moment(other, "play", then, 1 << card, card, gone)]
 
 
