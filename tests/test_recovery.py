@@ -12,6 +12,7 @@ auth) and dropped afterwards; those tests are skipped only when that server is u
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -647,3 +648,77 @@ def test_restore_charges_only_time_the_server_was_up() -> None:
     # The last sign of life alone (the old call), and a server never seen alive.
     assert used(at(12)) == {0: 2.0, 2: 2.0, 3: 2.0}
     assert used(None) == {0: 0.0, 2: 0.0, 3: 0.0}
+
+
+def test_group_commit_stores_every_table_at_once_and_isolates_a_bad_append(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The one writer: appends of many tables gathered while it was busy go in one
+    transaction; each caller returns only once its append is committed; a bad append (a
+    duplicate sequence number: two writers) fails alone and the others are stored."""
+    from sqlalchemy.exc import IntegrityError
+
+    from whist.server.settings import Settings
+    from whist.server.writer import GroupWriter
+    from whist.store.db import make_engine, migrate
+    from whist.store.models import Table
+    from whist.store.repository import Append, Repository, now
+
+    settings = Settings(data_dir=tmp_path, database_url=database_url)
+    engine = make_engine(settings.database())
+    migrate(engine)
+    repo = Repository(engine)
+    player = repo.create_player("Ann")
+    assert player is not None
+    ids = [f"t{k}" for k in range(20)]
+    for table_id in ids:
+        repo.create_table(
+            Table(
+                id=table_id, variant="german", options={}, clock_seconds=None, private=False,
+                invite_code=None, host_id=player.id, status="open", created_at=now(),
+                finished_at=None, result=None,
+            )
+        )  # fmt: skip
+
+    def entry(k: int) -> list[tuple[str, dict[str, Any]]]:
+        return [("seat", {"seat": 0, "why": "bot", "bot": f"easy{k}"})]
+
+    async def run() -> tuple[list[Any], list[Any], int]:
+        writer = GroupWriter(repo)
+        writer.start()
+        try:
+            first = await asyncio.gather(
+                *(writer.append(Append(t, 1, entry(1))) for t in ids[:-1]),
+                writer.append(
+                    Append(ids[-1], 1, entry(1), "finished", {"winner": 0}, {player.id: 100})
+                ),
+            )
+            batches = writer.batches
+            # A duplicate (t0, seq 1) among good appends: only it fails.
+            second = await asyncio.gather(
+                *(writer.append(Append(t, 2, entry(2))) for t in ids),
+                writer.append(Append(ids[0], 1, entry(99))),
+                return_exceptions=True,
+            )
+            return first, second, batches
+        finally:
+            await writer.stop()
+
+    first, second, batches = asyncio.run(run())
+    assert first == [None] * len(ids)
+    assert batches == 1, "appends gathered while the writer waited share one commit"
+    assert second[:-1] == [None] * len(ids)
+    assert isinstance(second[-1], IntegrityError)
+    for table_id in ids:
+        log = repo.log(table_id)
+        assert [(kind, data["bot"]) for kind, data, _at in log] == [
+            ("seat", "easy1"),
+            ("seat", "easy2"),
+        ]
+    finished = repo.table(ids[-1])
+    assert finished is not None and finished.status == "finished"
+    assert finished.result == {"winner": 0} and finished.finished_at is not None
+    again = repo.player(player.id)
+    assert again is not None and again.xp == 100
+    assert repo.award_xp(ids[-1], {player.id: 100}) == {}, "the award row went in with the end"
+    engine.dispose()

@@ -1197,3 +1197,55 @@ def test_a_bot_over_its_budget_plays_a_safe_legal_move(monkeypatch: pytest.Monke
     action, took = asyncio.run(run())
     assert took < 2.0
     assert action in view.to_json()["legal"]
+
+
+# ======================================================================= a failing store
+def failing_appends(r: Room, fails: Callable[[Any], bool], most: int = 1000) -> list[Any]:
+    """Make the store refuse each append ``fails`` picks once (at most ``most`` of them):
+    returns the list of the appends refused."""
+    club = r.app.state.club
+    original = club.repo.append_batch
+    refused: list[Any] = []
+
+    def append_batch(batch: Any) -> None:
+        for item in batch:
+            if len(refused) < most and item not in refused and fails(item):
+                refused.append(item)
+                raise RuntimeError("the disk is full")
+        original(batch)
+
+    club.repo.append_batch = append_batch
+    return refused
+
+
+def test_an_action_the_store_refuses_is_an_error_and_the_table_goes_on(tmp_path: Path) -> None:
+    with room(tmp_path) as r:
+        table_id, browsers = seat_table(r, "german", {"match": "single"}, False, "one", "two")
+        with socks_on(table_id, *browsers) as socks:
+            pump(socks, lambda: any(s.legal for s in socks))
+            mover = next(s for s in socks if s.legal)
+            version = mover.version
+            refused = failing_appends(r, lambda item: item.table_id == table_id, most=1)
+            message_id = mover.act(mover.legal[0])
+            pump(socks, lambda: any(e.get("id") == message_id for e in mover.errors))
+            assert len(refused) == 1 and mover.errors[-1]["code"] == "internal"
+            assert all(s.version == version for s in socks), "nothing adopted, nothing sent"
+            assert len(r.repo.log(table_id)) == version
+            # The same action again is stored this time, and the match goes on to its end.
+            mover.acted_version = -1
+            pump(socks, over(*socks), choose=first_legal, timeout=30)
+            assert len(r.repo.log(table_id)) == socks[0].version
+
+
+def test_a_bot_move_the_store_refuses_is_thought_again(tmp_path: Path) -> None:
+    with room(tmp_path) as r:
+        ann = r.guest("ann")
+        table_id = create(ann, variant="german", options={"match": "single"}, clock=False,
+                          bots={"1": "easy"})["id"]  # fmt: skip
+        refused = failing_appends(
+            r, lambda item: any(k == "action" and d["seat"] == 1 for k, d in item.entries), most=3
+        )
+        with socks_on(table_id, ann) as (sock,):
+            pump([sock], over(sock), choose=first_legal, timeout=30)
+        assert len(refused) == 3, "three bot moves were refused once, then stored"
+        assert table_row(r, table_id).status == "finished"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -27,6 +28,12 @@ from whist.server.table import TableState
 log = logging.getLogger("whist.table")
 
 XP_FOR_A_WIN = 100
+RETRY_SECONDS = 1.0  # a table whose append failed (the store is down?) tries again after
+
+
+def frame_text(message: dict[str, Any]) -> str:
+    """A wire frame's JSON text (compact: frames are many and small)."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 class Hub(Protocol):
@@ -56,7 +63,7 @@ class Connection:
     """One WebSocket (or test client) watching a table."""
 
     player_id: int | None
-    send: Callable[[dict[str, Any]], Awaitable[None]]
+    send: Callable[[str], Awaitable[None]]  # one frame's JSON text
 
 
 class Refused(Exception):
@@ -68,7 +75,8 @@ class Refused(Exception):
 
 @dataclass
 class Command:
-    # connect | disconnect | snapshot | act | sit | leave | suspend | bot | timeout | info
+    # connect | disconnect | snapshot | act | sit | leave | suspend | bot | timeout | drive
+    # | info
     kind: str
     connection: Connection | None = None
     player_id: int | None = None
@@ -98,6 +106,7 @@ class TableActor:
         self.thinking: set[int] = set()  # seats whose bot move is being computed
         self.seen_ids: dict[int, dict[str, int]] = {}  # player -> message id -> version
         self._timer: asyncio.TimerHandle | None = None
+        self._retry: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
 
     # ---------------------------------------------------------------- running
@@ -107,6 +116,8 @@ class TableActor:
     async def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._retry is not None:
+            self._retry.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -171,8 +182,13 @@ class TableActor:
             if self.state.status == "suspended" and command.connection.player_id in (
                 self.state.humans()
             ):
-                await self._commit([("resume", {})])
-                await self._drive()  # bots whose moves were dropped think again; clocks restart
+                try:
+                    await self._commit([("resume", {})])
+                except Exception:  # still suspended: the next connection tries again
+                    log.exception("table %s: could not resume", self.state.table_id)
+                else:
+                    # Bots whose moves were dropped think again; clocks restart.
+                    await self._drive()
             await self._publish_to(command.connection)
             await self._publish_presence()
             return None
@@ -199,6 +215,9 @@ class TableActor:
             return await self._bot_moved(command.data)
         if kind == "timeout":
             return await self._timeout()
+        if kind == "drive":
+            self._retry = None
+            return await self._drive()
         if kind == "info":
             return self.public_info(None)
         raise Refused("bad_message", f"unknown command {kind!r}")
@@ -339,13 +358,18 @@ class TableActor:
         except (Refused, WhistError, ValueError):
             await self._drive()  # stale (the position moved on): think again if needed
             return
-        await self._commit([("action", action_to_json(action))])
+        try:
+            await self._commit([("action", action_to_json(action))])
+        except Exception:
+            log.exception("table %s: bot move not stored", state.table_id)
+            self._retry_later()  # the bot thinks again then
+            return
         await self._drive()
 
     async def _timeout(self) -> None:
         self._timer = None
         now = time.monotonic()
-        expired = [seat for seat, deadline in self.deadlines.items() if deadline <= now]
+        expired = {seat: d for seat, d in self.deadlines.items() if d <= now}
         entries: list[tuple[str, dict[str, Any]]] = []
         for seat in expired:
             del self.deadlines[seat]
@@ -358,12 +382,33 @@ class TableActor:
                     )
                 )
         if entries:
-            await self._commit(entries)
+            try:
+                await self._commit(entries)
+            except Exception:
+                log.exception("table %s: takeover not stored", self.state.table_id)
+                for seat in expired:  # still due: try again a little later
+                    self.deadlines[seat] = now + RETRY_SECONDS
+                self._arm_timer()
+                return
         await self._drive()
 
     # ------------------------------------------------------------------ drive
     async def _drive(self) -> None:
-        """Move the table on: deal, end the match, start clocks, ask bots."""
+        """Move the table on: deal, end the match, start clocks, ask bots. When the store
+        fails meanwhile, the table stays as it was and tries again a little later."""
+        try:
+            await self._move_on()
+        except Exception:
+            log.exception("table %s: could not move on", self.state.table_id)
+            self._retry_later()
+
+    def _retry_later(self) -> None:
+        if self._retry is None:
+            self._retry = asyncio.get_running_loop().call_later(
+                RETRY_SECONDS, lambda: self.post(Command("drive"))
+            )
+
+    async def _move_on(self) -> None:
         state = self.state
         match = state.match
         while state.status == "playing":
@@ -494,6 +539,11 @@ class TableActor:
 
     def public_info(self, viewer: int | None) -> dict[str, Any]:
         """The table as everyone sees it: seats, status, clocks. Names no card."""
+        you = self.state.seat_of(viewer) if viewer is not None else None
+        return {**self._table_info(), "you": you}
+
+    def _table_info(self) -> dict[str, Any]:
+        """``public_info`` but ``you``: the same for every connection."""
         state = self.state
         connected = {c.player_id for c in self.connections}
         now = time.monotonic()
@@ -520,43 +570,55 @@ class TableActor:
                 str(seat): round((wall + (deadline - now)) * 1000)
                 for seat, deadline in self.deadlines.items()
             },
-            "you": state.seat_of(viewer) if viewer is not None else None,
         }
 
-    def _message(self, connection: Connection) -> dict[str, Any]:
-        seat = (
-            self.state.seat_of(connection.player_id) if connection.player_id is not None else None
+    def _seat(self, connection: Connection) -> int | None:
+        player = connection.player_id
+        return self.state.seat_of(player) if player is not None else None
+
+    def _state_frame(self, table: dict[str, Any], seat: int | None) -> str:
+        """What a connection at ``seat`` (None: a spectator) is sent: the public table with
+        its own ``you`` and its own view. Everything depends on the seat alone, so that a
+        publish builds and encodes each at most once whoever watches."""
+        return frame_text(
+            {
+                "type": "state",
+                "version": self.state.version,
+                "table": {**table, "you": seat},
+                "view": view_for(self.state.match, seat).to_json(),
+            }
         )
-        return {
-            "type": "state",
-            "version": self.state.version,
-            "table": self.public_info(connection.player_id),
-            "view": view_for(self.state.match, seat).to_json(),
-        }
 
     async def _publish(self) -> None:
         self._published_deadlines = dict(self.deadlines)
+        table = self._table_info()
+        frames: dict[int | None, str] = {}
         for connection in list(self.connections):
-            await self._send(connection, self._message(connection))
+            seat = self._seat(connection)
+            frame = frames.get(seat)
+            if frame is None:
+                frame = frames[seat] = self._state_frame(table, seat)
+            await self._send(connection, frame)
 
     async def _publish_to(self, connection: Connection) -> None:
-        await self._send(connection, self._message(connection))
+        await self._send(connection, self._state_frame(self._table_info(), self._seat(connection)))
 
     async def _publish_presence(self) -> None:
         self._published_deadlines = dict(self.deadlines)
+        table = self._table_info()
+        version = self.state.version
+        frames: dict[int | None, str] = {}
         for connection in list(self.connections):
-            await self._send(
-                connection,
-                {
-                    "type": "table",
-                    "version": self.state.version,
-                    "table": self.public_info(connection.player_id),
-                },
-            )
+            seat = self._seat(connection)
+            frame = frames.get(seat)
+            if frame is None:
+                message = {"type": "table", "version": version, "table": {**table, "you": seat}}
+                frame = frames[seat] = frame_text(message)
+            await self._send(connection, frame)
 
-    async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
+    async def _send(self, connection: Connection, message: dict[str, Any] | str) -> None:
         try:
-            await connection.send(message)
+            await connection.send(message if isinstance(message, str) else frame_text(message))
         except Exception:  # a broken socket: forget it, the player may reconnect
             self.connections.discard(connection)
 

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from whist.core.errors import WhistError
-from whist.server.actor import Command, Connection, Refused, TableActor
+from whist.server.actor import Command, Connection, Refused, TableActor, frame_text
 from whist.server.club import Club
 from whist.server.progress import CARD_BACKS, CARD_FACES, level_for, unlocked
 from whist.server.settings import Settings
@@ -110,9 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def start_session(request: Request, response: Response, player: Player) -> None:
         token = secrets.token_urlsafe(32)
         days = settings.session_days if player.login else settings.guest_session_days
-        await asyncio.to_thread(
-            club_of(request).repo.create_session, token, player.id, timedelta(days=days)
-        )
+        club = club_of(request)
+        await club.writer.run(club.repo.create_session, token, player.id, timedelta(days=days))
         response.set_cookie(COOKIE, token, max_age=int(days * 86400), httponly=True, samesite="lax")
 
     def me_json(player: Player) -> dict[str, Any]:
@@ -162,17 +161,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ----------------------------------------------------------------- players
     @app.post("/api/guest")
     async def guest(body: GuestIn, request: Request, response: Response) -> dict[str, Any]:
-        player = await asyncio.to_thread(club_of(request).repo.create_player, body.nickname)
+        club = club_of(request)
+        player = await club.writer.run(club.repo.create_player, body.nickname)
         assert player is not None
         await start_session(request, response, player)
         return me_json(player)
 
     @app.post("/api/register")
     async def register(body: RegisterIn, request: Request, response: Response) -> dict[str, Any]:
-        repo = club_of(request).repo
+        club = club_of(request)
         password_hash = await asyncio.to_thread(hasher.hash, body.password)
-        player = await asyncio.to_thread(
-            repo.create_player, body.nickname or body.login, body.login, password_hash
+        player = await club.writer.run(
+            club.repo.create_player, body.nickname or body.login, body.login, password_hash
         )
         if player is None:
             raise HTTPException(409, {"code": "login_taken", "message": "that login is taken"})
@@ -197,7 +197,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def logout(request: Request, response: Response) -> dict[str, Any]:
         token = request.cookies.get(COOKIE)
         if token:
-            await asyncio.to_thread(club_of(request).repo.delete_session, token)
+            club = club_of(request)
+            await club.writer.run(club.repo.delete_session, token)
         response.delete_cookie(COOKIE)
         return {"ok": True}
 
@@ -211,9 +212,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(403, {"code": "locked", "message": "that card back is locked"})
         if body.card_face not in unlocked(CARD_FACES, player.xp):
             raise HTTPException(403, {"code": "locked", "message": "that card face is locked"})
-        await asyncio.to_thread(
-            club_of(request).repo.set_appearance, player.id, body.card_back, body.card_face
-        )
+        club = club_of(request)
+        await club.writer.run(club.repo.set_appearance, player.id, body.card_back, body.card_face)
         player.card_back, player.card_face = body.card_back, body.card_face
         return me_json(player)
 
@@ -362,19 +362,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4404, reason="no such table")
             return
         await websocket.accept()
-        outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        # Frames arrive encoded: a publish encodes each distinct frame once, not once per
+        # connection.
+        outbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+        async def send_text(text: str) -> None:
+            outbox.put_nowait(text)
 
         async def send(message: dict[str, Any]) -> None:
-            outbox.put_nowait(message)
+            outbox.put_nowait(frame_text(message))
 
         async def writer() -> None:
             while True:
-                message = await outbox.get()
-                if message is None:
+                text = await outbox.get()
+                if text is None:
                     return
-                await websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await websocket.send_text(text)
 
-        connection = Connection(player.id if player is not None else None, send)
+        connection = Connection(player.id if player is not None else None, send_text)
         writing = asyncio.get_running_loop().create_task(writer())
         actor.post(Command("connect", connection=connection))
         bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)

@@ -12,9 +12,10 @@ from whist.server.actor import TableActor, restore
 from whist.server.bots import BotPool
 from whist.server.settings import Settings
 from whist.server.table import TableState
+from whist.server.writer import GroupWriter
 from whist.store.db import make_engine, migrate
 from whist.store.models import Table
-from whist.store.repository import Repository, now
+from whist.store.repository import Append, Repository, now
 
 log = logging.getLogger("whist.club")
 
@@ -29,6 +30,8 @@ class Club:
         self.engine = make_engine(settings.database())
         migrate(self.engine)
         self.repo = Repository(self.engine)
+        # Every write goes through one thread: the tables' appends in group commits.
+        self.writer = GroupWriter(self.repo)
         self.bots = BotPool(settings.bot_workers, settings.bot_budget)
         self.actors: dict[str, TableActor] = {}
         self._heartbeat: asyncio.Task[None] | None = None
@@ -36,6 +39,7 @@ class Club:
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
+        self.writer.start()
         # Every earlier run, so that clocks charge none of the downtime between them.
         alive = await asyncio.to_thread(self.repo.alive_spans)
         for row in await asyncio.to_thread(self.repo.tables_with_status, LIVE):
@@ -46,7 +50,7 @@ class Club:
             self.actors[row.id] = actor
             actor.start()
             log.info("table %s restored at version %d", row.id, state.version)
-        self._run = await asyncio.to_thread(self.repo.start_run)
+        self._run = await self.writer.run(self.repo.start_run)
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
 
     async def stop(self) -> None:
@@ -56,9 +60,10 @@ class Club:
             await actor.stop()
         if self._run is not None:
             try:  # a graceful stop: the clocks ran until now
-                await asyncio.to_thread(self.repo.beat, self._run)
+                await self.writer.run(self.repo.beat, self._run)
             except Exception:
                 log.exception("last heartbeat failed")
+        await self.writer.stop()
         self.bots.close()
         self.engine.dispose()
 
@@ -66,7 +71,7 @@ class Club:
         while True:
             await asyncio.sleep(self.settings.heartbeat_seconds)
             try:
-                await asyncio.to_thread(self.repo.beat, self._run)
+                await self.writer.run(self.repo.beat, self._run)
             except Exception:
                 log.exception("heartbeat failed")
 
@@ -80,7 +85,8 @@ class Club:
         result: dict[str, Any] | None,
         xp: dict[int, int] | None = None,
     ) -> None:
-        await asyncio.to_thread(self.repo.append, table_id, seq, entries, status, result, xp)
+        """Store a table's log entries; returns once they are committed (group commit)."""
+        await self.writer.append(Append(table_id, seq, tuple(entries), status, result, xp))
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]:
         return await self.bots.think(level, view, seed)
@@ -125,7 +131,7 @@ class Club:
             finished_at=None,
             result=None,
         )
-        await asyncio.to_thread(self.repo.create_table, row)
+        await self.writer.run(self.repo.create_table, row)
         entries = [
             ("seat", {"seat": seat, "why": "bot", "bot": level}) for seat, level in bots.items()
         ]

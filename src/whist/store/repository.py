@@ -4,11 +4,12 @@ its own transaction: when it returns, what it wrote is committed."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -28,6 +29,20 @@ def _aware(moment: datetime) -> datetime:
 def token_hash(token: str) -> str:
     """Sessions are stored by hash: a copy of the database holds no usable cookie."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Append:
+    """Log entries ``seq``, ``seq+1``, ... of one table, stored together with the table's
+    listing status and, at the end of a match, the XP it credits (so that a crash can never
+    keep the end and lose the XP)."""
+
+    table_id: str
+    seq: int
+    entries: Sequence[tuple[str, dict[str, Any]]]
+    status: str | None = None
+    result: dict[str, Any] | None = None
+    xp: Mapping[int, int] | None = None
 
 
 class Repository:
@@ -155,28 +170,56 @@ class Repository:
         result: dict[str, Any] | None = None,
         xp: dict[int, int] | None = None,
     ) -> None:
-        """Append log entries ``seq``, ``seq+1``, ... in one transaction, with the table's
-        listing status and, at the end of a match, the XP it credits (so that a crash can
-        never keep the end and lose the XP). A duplicate ``seq`` raises: two writers."""
-        with self.sessions() as db:
-            at = now()
-            for player_id, amount in (xp or {}).items():
-                db.add(XpAward(player_id=player_id, table_id=table_id, amount=amount, at=at))
-                db.execute(
-                    update(Player).where(Player.id == player_id).values(xp=Player.xp + amount)
-                )
-            for offset, (kind, data) in enumerate(entries):
-                db.add(TableLog(table_id=table_id, seq=seq + offset, kind=kind, data=data, at=at))
-            if status is not None or result is not None:
+        """Append log entries ``seq``, ``seq+1``, ... in one transaction (see ``Append``)."""
+        self.append_batch([Append(table_id, seq, tuple(entries), status, result, xp)])
+
+    def append_batch(self, batch: Sequence[Append]) -> None:
+        """Write every append of ``batch`` (of any tables) in one transaction: one commit,
+        one fsync for all of them (group commit). All or nothing: when this raises, none
+        of them is stored. A duplicate ``(table, seq)`` raises: two writers."""
+        if not batch:
+            return
+        at = now()
+        logs: list[dict[str, Any]] = []
+        awards: list[dict[str, Any]] = []
+        for item in batch:
+            logs.extend(
+                {
+                    "table_id": item.table_id,
+                    "seq": item.seq + offset,
+                    "kind": kind,
+                    "data": data,
+                    "at": at,
+                }
+                for offset, (kind, data) in enumerate(item.entries)
+            )
+            awards.extend(
+                {"player_id": player, "table_id": item.table_id, "amount": amount, "at": at}
+                for player, amount in (item.xp or {}).items()
+            )
+        with self.engine.begin() as db:
+            if awards:
+                # The award rows first: a second award for a match fails before any XP moves.
+                db.execute(insert(XpAward), awards)
+                for award in awards:
+                    db.execute(
+                        update(Player)
+                        .where(Player.id == award["player_id"])
+                        .values(xp=Player.xp + award["amount"])
+                    )
+            if logs:
+                db.execute(insert(TableLog), logs)
+            for item in batch:
+                if item.status is None and item.result is None:
+                    continue
                 values: dict[str, Any] = {}
-                if status is not None:
-                    values["status"] = status
-                    if status in ("finished", "abandoned"):
+                if item.status is not None:
+                    values["status"] = item.status
+                    if item.status in ("finished", "abandoned"):
                         values["finished_at"] = at
-                if result is not None:
-                    values["result"] = result
-                db.execute(update(Table).where(Table.id == table_id).values(**values))
-            db.commit()
+                if item.result is not None:
+                    values["result"] = item.result
+                db.execute(update(Table).where(Table.id == item.table_id).values(**values))
 
     def log(self, table_id: str) -> list[tuple[str, dict[str, Any], datetime]]:
         with self.sessions() as db:
