@@ -1,0 +1,224 @@
+"""Double-dummy solver benchmark: whist.solver against DDS (endplay), one thread each.
+
+Prints one JSON object on stdout (progress goes to stderr).
+
+    .venv/bin/python bench/solver.py                 # 40 positions at 13, 8, 5, 3 tricks
+    .venv/bin/python bench/solver.py --quick         # smoke test: 3 positions at 5 and 3
+    .venv/bin/python bench/solver.py --sizes 8,5 --positions 100 --no-compile
+
+For each size, the same seeded random positions (four hands of n cards, a random leader,
+trick start, the five denominations in turn) are solved three ways: ours with
+``most=True``, DDS ``SolveBoard`` (every card's count, ``solutions=3``, DDS set to one
+thread), and ours with ``most=False`` (misère).  Both of ours are the full per-card analysis
+that ``whist.solver.solve`` returns.  Reported: median seconds per position for each, the
+ratios ours/DDS (misère against DDS's most-tricks time: DDS has no misère), the maximum, and
+whether every card's count agreed with DDS.  The numba compile time on a cold cache and the
+warm start (new process, cached code: import + first solve) are measured in subprocesses and
+kept out of the medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 20250107
+TARGET_RATIO = 3.0  # ours within 3x of DDS at 8 tricks and below
+FIRST_SOLVE = (
+    "import time; t = time.perf_counter(); from whist.solver import solve; "
+    "solve([1, 2, 4, 8], None, 0, [], True); print(time.perf_counter() - t)"
+)
+
+
+def progress(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def dds_solve(hands: Sequence[int], trump: int | None, leader: int) -> dict[int, int]:
+    import endplay._dds as dds
+
+    dl = dds.deal()
+    dl.trump = 4 if trump is None else trump
+    dl.first = leader
+    for i in range(3):
+        dl.currentTrickSuit[i] = 0
+        dl.currentTrickRank[i] = 0
+    for seat in range(4):
+        for suit in range(4):
+            dl.remainCards[seat][suit] = ((hands[seat] >> (13 * suit)) & 0x1FFF) << 2
+    fut = dds.futureTricks()
+    dds.SolveBoard(dl, -1, 3, 1, fut, 0)
+    out: dict[int, int] = {}
+    for i in range(fut.cards):
+        held = (1 << fut.rank[i]) | fut.equals[i]
+        for rank in range(2, 15):
+            if held >> rank & 1:
+                out[fut.suit[i] * 13 + rank - 2] = fut.score[i]
+    return out
+
+
+def positions(tricks: int, count: int, seed: int) -> list[tuple[list[int], int | None, int]]:
+    rng = random.Random(seed * 100 + tricks)
+    out = []
+    for i in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [0] * 4
+        for seat in range(4):
+            for card in deck[seat * tricks : (seat + 1) * tricks]:
+                hands[seat] |= 1 << card
+        out.append((hands, (None, 0, 1, 2, 3)[i % 5], rng.randrange(4)))
+    return out
+
+
+def first_solve_seconds(cache_dir: str) -> float:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_SOLVE],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
+        timeout=900,
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def compile_times() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache_dir:
+        t0 = time.perf_counter()
+        cold = first_solve_seconds(cache_dir)
+        cold_wall = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        warm = first_solve_seconds(cache_dir)
+        warm_wall = time.perf_counter() - t0
+    return {
+        "cold_import_compile_first_solve_s": round(cold, 3),
+        "cold_process_wall_s": round(cold_wall, 3),
+        "warm_import_first_solve_s": round(warm, 3),
+        "warm_process_wall_s": round(warm_wall, 3),
+        "note": "subprocesses with an empty NUMBA_CACHE_DIR, then the same one again",
+    }
+
+
+def run_size(tricks: int, count: int, seed: int) -> dict[str, Any]:
+    from whist.solver import solve
+
+    ours: list[float] = []
+    misere: list[float] = []
+    theirs: list[float] = []
+    disagree = 0
+    for hands, trump, leader in positions(tricks, count, seed):
+        t0 = time.perf_counter()
+        mine = solve(hands, trump, leader, [], True)
+        t1 = time.perf_counter()
+        ref = dds_solve(hands, trump, leader)
+        t2 = time.perf_counter()
+        solve(hands, trump, leader, [], False)
+        t3 = time.perf_counter()
+        ours.append(t1 - t0)
+        theirs.append(t2 - t1)
+        misere.append(t3 - t2)
+        disagree += mine != ref
+    med_ours = statistics.median(ours)
+    med_dds = statistics.median(theirs)
+    med_misere = statistics.median(misere)
+    return {
+        "positions": count,
+        "ours_most_median_s": med_ours,
+        "ours_misere_median_s": med_misere,
+        "dds_median_s": med_dds,
+        "ratio_most": round(med_ours / med_dds, 3),
+        "ratio_misere": round(med_misere / med_dds, 3),
+        "ours_most_max_s": max(ours),
+        "ours_misere_max_s": max(misere),
+        "dds_max_s": max(theirs),
+        "ours_most_total_s": round(sum(ours), 4),
+        "dds_total_s": round(sum(theirs), 4),
+        "disagreements_with_dds": disagree,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="13,8,5,3", help="tricks left, comma-separated")
+    parser.add_argument("--positions", type=int, default=40, help="positions per size")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--quick", action="store_true", help="smoke test: tiny run")
+    parser.add_argument("--no-compile", action="store_true", help="skip the compile timing")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    count = args.positions
+    if args.quick:
+        sizes, count = [5, 3], 3
+    load_before = os.getloadavg()
+
+    compiled: dict[str, Any] | None = None
+    if not (args.no_compile or args.quick):
+        progress("timing a cold numba compile in a subprocess ...")
+        compiled = compile_times()
+        progress(f"cold compile + first solve {compiled['cold_import_compile_first_solve_s']} s")
+
+    import endplay._dds as dds
+
+    dds.SetMaxThreads(1)
+    from whist.solver import solve
+
+    t0 = time.perf_counter()
+    solve([1, 2, 4, 8], None, 0, [], True)  # load (or compile) outside the timings
+    load_s = time.perf_counter() - t0
+
+    results: dict[str, Any] = {}
+    for tricks in sizes:
+        progress(f"{tricks} tricks: {count} positions")
+        results[str(tricks)] = run_size(tricks, count, args.seed)
+    small = [r for k, r in results.items() if int(k) <= 8]
+    target_met = (
+        all(r["ratio_most"] <= TARGET_RATIO and r["ratio_misere"] <= TARGET_RATIO for r in small)
+        if small
+        else None
+    )
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+    ).stdout.strip()
+    report = {
+        "params": {
+            "sizes": sizes,
+            "positions": count,
+            "seed": args.seed,
+            "quick": args.quick,
+            "position_kind": "trick start, random leader, denominations NT,S,H,D,C in turn",
+        },
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "load_before": [round(x, 2) for x in load_before],
+            "load_after": [round(x, 2) for x in os.getloadavg()],
+            "commit": commit,
+        },
+        "dds": {"threads": 1, "call": "SolveBoard(target=-1, solutions=3, mode=1)"},
+        "compile": compiled,
+        "first_solve_in_this_process_s": round(load_s, 3),
+        "sizes": results,
+        "target_ratio": TARGET_RATIO,
+        "target_met": target_met,
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Smoke test of bench/solver.py: it runs, agrees with DDS and prints one JSON object."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("endplay")
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "solver.py"
+
+
+def test_quick_run_reports_times() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,  # includes a compile if the numba cache is cold
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    assert result["params"]["quick"] is True
+    assert result["compile"] is None  # --quick skips the cold-compile subprocess
+    assert set(result["sizes"]) == {"5", "3"}
+    for size in result["sizes"].values():
+        assert size["positions"] == 3
+        assert size["disagreements_with_dds"] == 0
+        assert size["ours_most_median_s"] > 0 and size["dds_median_s"] > 0
+        assert size["ratio_most"] > 0 and size["ratio_misere"] > 0
+    assert result["target_met"] in (True, False)

@@ -1,0 +1,283 @@
+"""The double-dummy solver (whist.solver) against DDS (endplay) and a brute-force minimax.
+
+1. Four hands, most tricks: a fixed, seeded set of positions (3..13 tricks left, all five
+   denominations, 0..3 cards already on the table) must match DDS card for card.
+2. Misère (four hands) and two-hand positions (with and without trumps, with Japanese-whist
+   style blockers) must match :func:`whist.solver.brute_solve` on small endings.
+3. Bad input raises ValueError.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from whist.solver import Position, brute_solve, check_position, solve, solve_value
+
+_dds = pytest.importorskip("endplay._dds")
+
+SEED = 20250107
+
+
+# ----------------------------------------------------------------------------- helpers
+def dds_solve(hands: Sequence[int], trump: int | None, leader: int,
+              trick: Sequence[int]) -> dict[int, int]:
+    """DDS's ``SolveBoard`` (all cards, ``solutions=3``): ``{card: tricks}`` for the side
+    to act, the current trick included, in the same card numbering as ours (DDS counts
+    suits S H D C = 0..3, trump 4 = no trump, ranks 2..14 as bits, seats N E S W
+    clockwise, ``first`` = the seat that led the current trick)."""
+    dl = _dds.deal()
+    dl.trump = 4 if trump is None else trump
+    dl.first = leader
+    for i in range(3):
+        dl.currentTrickSuit[i] = trick[i] // 13 if i < len(trick) else 0
+        dl.currentTrickRank[i] = trick[i] % 13 + 2 if i < len(trick) else 0
+    for seat in range(4):
+        for suit in range(4):
+            dl.remainCards[seat][suit] = ((hands[seat] >> (13 * suit)) & 0x1FFF) << 2
+    fut = _dds.futureTricks()
+    _dds.SolveBoard(dl, -1, 3, 1, fut, 0)
+    out: dict[int, int] = {}
+    for i in range(fut.cards):
+        held = (1 << fut.rank[i]) | fut.equals[i]
+        for rank in range(2, 15):
+            if held >> rank & 1:
+                out[fut.suit[i] * 13 + rank - 2] = fut.score[i]
+    return out
+
+
+def deal_position(
+    rng: random.Random, tricks: int, players: int = 4, played: int | None = None
+) -> tuple[list[int], int, list[int]]:
+    """``players`` random hands of ``tricks`` cards, a random leader, then ``played``
+    (default random) random legal cards already on the current trick."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [0] * players
+    for p in range(players):
+        for c in deck[p * tricks : (p + 1) * tricks]:
+            hands[p] |= 1 << c
+    leader = rng.randrange(players)
+    count = rng.randrange(players) if played is None else played
+    trick: list[int] = []
+    for i in range(count):
+        seat = (leader + i) % players
+        cards = [c for c in range(52) if hands[seat] >> c & 1]
+        if trick:
+            follow = [c for c in cards if c // 13 == trick[0] // 13]
+            cards = follow or cards
+        card = rng.choice(cards)
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return hands, leader, trick
+
+
+# How many DDS positions per number of tricks left (1,001 in all).
+DDS_PLAN = {3: 160, 4: 160, 5: 160, 6: 140, 7: 120, 8: 100, 9: 70, 10: 60, 11: 20, 12: 10,
+            13: 1}
+
+
+def dds_positions(tricks: int) -> list[tuple[list[int], int | None, int, list[int]]]:
+    rng = random.Random(SEED * 100 + tricks)
+    out = []
+    for i in range(DDS_PLAN[tricks]):
+        trump = (None, 0, 1, 2, 3)[i % 5]
+        hands, leader, trick = deal_position(rng, tricks, played=(i // 5) % 4)
+        out.append((hands, trump, leader, trick))
+    return out
+
+
+def test_dds_plan_is_big_and_varied() -> None:
+    assert sum(DDS_PLAN.values()) >= 1000
+    positions = [p for n in DDS_PLAN for p in dds_positions(n)]
+    assert {trump for _, trump, _, _ in positions} == {None, 0, 1, 2, 3}
+    assert {len(trick) for _, _, _, trick in positions} == {0, 1, 2, 3}
+    # The set is fixed: same seed, same positions.
+    assert dds_positions(5) == dds_positions(5)
+
+
+# ---------------------------------------------------------------------- 1. against DDS
+@pytest.mark.parametrize("tricks", sorted(DDS_PLAN))
+def test_matches_dds(tricks: int) -> None:
+    wrong = []
+    for hands, trump, leader, trick in dds_positions(tricks):
+        ours = solve(hands, trump, leader, trick, True)
+        theirs = dds_solve(hands, trump, leader, trick)
+        if ours != theirs:
+            wrong.append((hands, trump, leader, trick, ours, theirs))
+    assert not wrong, f"{len(wrong)} positions differ from DDS, first: {wrong[0]}"
+
+
+def test_dds_adapter_counts_for_the_side_to_act() -> None:
+    # North holds the four aces, the others small cards; East is to act after North's
+    # ace of spades: every East card loses the trick, and NS take all four.
+    aces = (1 << 12) | (1 << 25) | (1 << 38) | (1 << 51)
+    east = (1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)
+    south = (1 << 1) | (1 << 14) | (1 << 27) | (1 << 40)
+    west = (1 << 2) | (1 << 15) | (1 << 28) | (1 << 41)
+    hands = [aces & ~(1 << 12), east, south, west]
+    assert dds_solve(hands, None, 0, [12]) == {0: 0}
+    assert solve(hands, None, 0, [12], True) == {0: 0}
+    assert solve(hands, None, 0, [12], False) == {0: 0}
+
+
+# ------------------------------------------------------------- 2. against brute force
+def brute_cases(seed: int, count: int, players: int, max_tricks: int,
+                blockers: bool = False) -> list[tuple[object, ...]]:
+    rng = random.Random(seed)
+    cases: list[tuple[object, ...]] = []
+    for i in range(count):
+        tricks = rng.randint(1, max_tricks)
+        hands, leader, trick = deal_position(rng, tricks, players)
+        trump = (None, 0, 1, 2, 3)[i % 5]
+        most = rng.random() < 0.5 if players == 2 else False
+        piles: dict[int, int] = {}
+        if blockers:
+            for seat in range(players):
+                cards = [c for c in range(52) if hands[seat] >> c & 1]
+                rng.shuffle(cards)
+                for j in range(0, len(cards) - 1, 2):
+                    if rng.random() < 0.6:
+                        piles[cards[j]] = cards[j + 1]
+            try:
+                check_position(hands, trump, leader, trick, piles)
+            except ValueError:
+                continue  # the random trick broke a blocker rule
+        cases.append((hands, trump, leader, trick, most, piles))
+    return cases
+
+
+def _check_against_brute(cases: list[tuple[object, ...]]) -> None:
+    wrong = []
+    for case in cases:
+        hands, trump, leader, trick, most, piles = case
+        assert isinstance(hands, list) and isinstance(trick, list)
+        assert isinstance(leader, int) and isinstance(most, bool) and isinstance(piles, dict)
+        assert trump is None or isinstance(trump, int)
+        ours = solve(hands, trump, leader, trick, most, piles)
+        ref = brute_solve(hands, trump, leader, trick, most, piles)
+        if ours != ref:
+            wrong.append((case, ours, ref))
+    assert not wrong, f"{len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
+
+
+@pytest.mark.parametrize("part", range(2))
+def test_misere_four_hands_matches_brute_force(part: int) -> None:
+    _check_against_brute(brute_cases(SEED + part, 120, 4, 5))
+
+
+@pytest.mark.parametrize("part", range(2))
+def test_two_hands_match_brute_force(part: int) -> None:
+    _check_against_brute(brute_cases(SEED + 10 + part, 150, 2, 7))
+
+
+def test_two_hands_with_blockers_match_brute_force() -> None:
+    cases = brute_cases(SEED + 20, 200, 2, 7, blockers=True)
+    assert len(cases) > 150
+    assert sum(1 for c in cases if c[5]) > 100
+    _check_against_brute(cases)
+
+
+def test_brute_force_matches_dds() -> None:
+    """The reference itself agrees with DDS, so it cannot share a blind spot with us."""
+    rng = random.Random(SEED + 30)
+    for i in range(60):
+        hands, leader, trick = deal_position(rng, rng.randint(1, 4))
+        trump = (None, 0, 1, 2, 3)[i % 5]
+        assert brute_solve(hands, trump, leader, trick, True) == dds_solve(
+            hands, trump, leader, trick
+        )
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([2, 4]),
+    tricks=st.integers(1, 4),
+    trump=st.sampled_from([None, 0, 1, 2, 3]),
+    most=st.booleans(),
+)
+def test_random_small_positions_match_brute_force(
+    seed: int, players: int, tricks: int, trump: int | None, most: bool
+) -> None:
+    hands, leader, trick = deal_position(random.Random(seed), tricks, players)
+    assert solve(hands, trump, leader, trick, most) == brute_solve(
+        hands, trump, leader, trick, most
+    )
+
+
+def test_blockers_change_the_result() -> None:
+    # Two hands, no trump: seat 0 holds AS and 2H, seat 1 holds KS and 3H; seat 0 leads.
+    # Free, seat 0 cashes AS then loses 2H: 1 trick.  With 2H blocking AS the ace waits,
+    # seat 0 must lead 2H and lose it, then wins AS: still 1 trick for the AS lead ...
+    a_s, k_s, two_h, three_h = 12, 11, 13, 14
+    hands = [(1 << a_s) | (1 << two_h), (1 << k_s) | (1 << three_h)]
+    assert solve(hands, None, 0, [], True) == {a_s: 1, two_h: 1}
+    # ... but only the 2H may be led.
+    assert solve(hands, None, 0, [], True, {a_s: two_h}) == {two_h: 1}
+    # Seat 1 follows the AS lead: free, it must play the KS and later wins the 3H; with the
+    # KS blocked by the 3H it has no playable spade, throws the 3H and takes no trick.
+    after = [1 << two_h, (1 << k_s) | (1 << three_h)]
+    assert solve(after, None, 0, [a_s], False) == {k_s: 1}
+    assert solve(after, None, 0, [a_s], False, {k_s: three_h}) == {three_h: 0}
+
+
+def test_misere_prefers_ducking() -> None:
+    # Four hands, two tricks, no trump; seat 0 leads AS or 2H, East-West hold small cards
+    # and West the 5H 6H: leading the 2H loses it and then the AS is thrown on a heart.
+    hands = [(1 << 12) | (1 << 13), (1 << 0) | (1 << 14), (1 << 1) | (1 << 15),
+             (1 << 16) | (1 << 17)]
+    most = solve(hands, None, 0, [], True)
+    low = solve(hands, None, 0, [], False)
+    assert most == brute_solve(hands, None, 0, [], True)
+    assert low == brute_solve(hands, None, 0, [], False)
+    assert solve_value(hands, None, 0, [], True) == max(most.values())
+    assert solve_value(hands, None, 0, [], False) == min(low.values())
+    assert low == {12: 1, 13: 0}
+
+
+def test_position_helpers() -> None:
+    p = check_position([1 << 0, 1 << 1, 1 << 2, 0], None, 3, [3])
+    assert isinstance(p, Position)
+    assert p.to_act == 0 and p.tricks_left == 1 and p.legal() == [0]
+
+
+# --------------------------------------------------------------------- 3. bad input
+@pytest.mark.parametrize(
+    ("hands", "trump", "leader", "trick", "blockers", "message"),
+    [
+        ([1, 2, 4], None, 0, [], None, "2 or 4 hands"),
+        ([1, 1, 4, 8], None, 0, [], None, "shares cards"),
+        ([1, 2, 4, 1 << 52], None, 0, [], None, "52-bit"),
+        ([1, 2, 4, -1], None, 0, [], None, "52-bit"),
+        ([3, 4, 8, 16], None, 0, [], None, "expected"),
+        ([1, 2, 4, 8], 4, 0, [], None, "trump"),
+        ([1, 2, 4, 8], None, 4, [], None, "leader"),
+        ([1, 2, 4, 8], None, 0, [1], None, "also in a hand"),
+        ([0, 2, 4, 8], None, 0, [16, 16], None, "also in a hand"),
+        ([0, 0, 0, 0], None, 0, [1, 2, 3, 4], None, "at most 3"),
+        ([0, 0, 0, 0], None, 0, [], None, "no cards"),
+        ([0, 2, 4, 8], None, 0, [60], None, "not a card"),
+        # Seat 1 threw a heart on a spade lead while holding a spade.
+        ([1 << 5, 1 << 6, 1 << 7 | 1 << 21, 1 << 8 | 1 << 22], None, 0,
+         [0, 13], None, "could follow"),
+        ([3, 12], None, 0, [], {0: 2}, "different hands"),
+        ([3, 12], None, 0, [], {0: 1, 1: 0}, "cycle"),
+        ([3, 12], None, 0, [], {0: 0}, "itself"),
+    ],
+)
+def test_bad_input_raises(
+    hands: list[int],
+    trump: int | None,
+    leader: int,
+    trick: list[int],
+    blockers: dict[int, int] | None,
+    message: str,
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        solve(hands, trump, leader, trick, True, blockers)
+    with pytest.raises(ValueError, match=message):
+        brute_solve(hands, trump, leader, trick, True, blockers)
