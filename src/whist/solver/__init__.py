@@ -183,7 +183,7 @@ class _Kernel:
         self.tt = np.zeros((_TT_BUCKETS, kernel.TT_WAYS, kernel.TT_FIELDS), dtype=np.int64)
         self.gen = 0
         self.out = np.empty(52, dtype=np.int64)
-        self.stats = np.zeros(10, dtype=np.int64)
+        self.stats = np.zeros(40, dtype=np.int64)
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
         self.noblk = np.zeros((1, 2), dtype=np.int64)

@@ -300,7 +300,48 @@ def _quick_tricks(hands: np.ndarray, players: int, trump: int, rem: int,
         if k > 0:
             total += k
             w |= _nth_card(rem, s, k)
+    if players == 4 and (trump < 0 or _suit_bits(rem, trump) == 0):
+        # No trumps in play: after the leader's winners, a low card to the partner's top
+        # card, whose winners then all cash too.  The partner keeps its winners through
+        # the leader's run if it has enough other cards to follow or throw.
+        partner = hands[(leader + 2) % 4]
+        runs = 0
+        wp = 0
+        entry = False
+        for s in range(4):
+            k = _top_run(_suit_bits(partner, s), _suit_bits(rem, s))
+            if k > 0:
+                runs += k
+                wp |= _nth_card(rem, s, k)
+                if _suit_bits(hand, s) != 0:
+                    entry = True
+        if entry and _POP[_suit_bits(partner, 0)] + _POP[_suit_bits(partner, 1)] + _POP[
+                _suit_bits(partner, 2)] + _POP[_suit_bits(partner, 3)] - runs >= total:
+            total += runs
+            w |= wp
     return total, w
+
+
+@numba.njit(cache=True)
+def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: int,
+           after: int) -> bool:
+    """Does card ``c`` (now winning the trick) beat whatever the ``after`` opponents of
+    ``seat`` still to play can put on it?"""
+    side = _side(seat, players)
+    cs = c // 13
+    for j in range(1, after + 1):
+        o = (seat + j) % players
+        if _side(o, players) == side:
+            continue
+        follow = _suit_bits(hands[o], led)
+        if follow != 0:
+            if cs == led and (follow >> (c % 13 + 1)) != 0:
+                return False
+        elif trump >= 0:
+            tr = _suit_bits(hands[o], trump)
+            if tr != 0 and (cs != trump or (tr >> (c % 13 + 1)) != 0):
+                return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -336,30 +377,65 @@ def _order(cands: int, hands: np.ndarray, trick: np.ndarray, row: int, players: 
                 above = rs >> (r + 1)
                 if not misere:
                     if above == 0:
-                        key = 300 + r  # a winner: cash it
+                        if _holds(c, hands, players, trump, seat, s, players - 1):
+                            key = 300 + r  # a winner: cash it
+                        else:
+                            key = 150 - r  # a top card they can ruff
                     elif players == 4 and (
                         (_suit_bits(hands[(seat + 2) % 4], s) >> (_HIGH[above] + r + 1)) & 1
                     ):
-                        key = 200 - r  # partner holds the top card: lead low to it
+                        top = 13 * s + _HIGH[above] + r + 1
+                        # partner holds the top card: lead low to it (unless ruffed)
+                        key = 250 - r if _holds(top, hands, players, trump, seat, s, 3) else 120 - r
                     else:
                         key = 100 - r
-                elif rs & ((1 << r) - 1) == 0:
-                    key = 300 - r  # the lowest card of its suit: ducks unless discarded on
+                        if trump >= 0 and s != trump and players == 4:
+                            pt = hands[(seat + 2) % 4]
+                            if _suit_bits(pt, s) == 0 and _suit_bits(pt, trump) != 0:
+                                key = 220 - r  # partner ruffs
                 else:
-                    key = 100 - r
+                    # misère lead: a card the opponents must beat; few of their cards of
+                    # the suit below it, and they must not be void (free to discard)
+                    below = (1 << r) - 1
+                    lower = 0
+                    higher = 0
+                    top_opp = 0
+                    for h in range(players):
+                        if _side(h, players) != side:
+                            hs = _suit_bits(hands[h], s)
+                            lower += _POP[hs & below]
+                            if hs >> (r + 1):
+                                higher += 1
+                            top_opp |= hs
+                    key = 300 - 12 * lower - 4 * r + 30 * higher
+                    if higher == 0:
+                        key -= 150
+                    elif players == 4:
+                        ps = _suit_bits(hands[(seat + 2) % 4], s)
+                        if ps != 0 and (ps & -ps) > top_opp:
+                            key -= 100  # partner would have to overtake them
             else:
                 wins = _beats(c, wcard, trump)
                 if not misere:
+                    after = players - 1 - pos
                     if partner_wins:
-                        key = 100 - r if wins else 300 - r
+                        if after == 0 or _holds(wcard, hands, players, trump, seat, led, after):
+                            key = 50 - r if wins else 300 - r  # partner has it: play low
+                        elif wins and _holds(c, hands, players, trump, seat, led, after):
+                            key = 350 - r  # make sure of the trick, cheaply
+                        else:
+                            key = 100 - r if wins else 250 - r
                     elif wins:
-                        key = 400 - r if s != led else 350 - r  # ruff low / win cheaply
+                        if after == 0 or _holds(c, hands, players, trump, seat, led, after):
+                            key = 400 - r  # a sure winner, as cheap as possible
+                        else:
+                            key = 300 - r  # force out their higher cards
                     else:
-                        key = 200 - r
-                elif not wins:
+                        key = 250 - r
+                elif not wins or (partner_wins and pos == players - 1):
                     key = 300 + r  # duck with the highest card that still ducks
                 else:
-                    key = 100 + r
+                    key = 100 + r  # a trick we must take: the highest card goes
             # insertion sort, descending by key
             j = n
             while j > 0 and out[ply, MAX_MOVES + j - 1] < key:
@@ -541,6 +617,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                 result = False
                 continue
             stats[0] += 1
+            stats[10 + left] += 1
             seat = (leader + pos) % players
             frames[d, F_SEAT] = seat
             maxing = _side(seat, players) == root_side
@@ -564,10 +641,12 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                     q, wq = _quick_tricks(hands, players, trump, rem, leader)
                     if ls == root_side:
                         if q >= target:
+                            stats[31] += 1
                             result = True
                             wres = wq
                             continue
                     elif left - q < target:
+                        stats[32] += 1
                         result = False
                         wres = wq
                         continue
@@ -579,10 +658,12 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                         sure_r, sure_o = sure_o, sure_r
                         w_r, w_o = w_o, w_r
                     if sure_r >= target:
+                        stats[33] += 1
                         result = True
                         wres = w_r
                         continue
                     if left - sure_o < target:
+                        stats[34] += 1
                         result = False
                         wres = w_o
                         continue
@@ -642,6 +723,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                             result = False
                             cut = True
                         if cut:
+                            stats[30] += 1
                             if not absolute:
                                 wres = _depth_cards(depths, rem)
                             break
@@ -660,7 +742,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
             cands = _representatives(legal, hand, rem | table, invol)
             frames[d, F_MERGED] = _merged(cands, legal & ~invol, rem | table)
             frames[d, F_CNT] = _order(cands, hands, trick, left, players, trump, misere, seat,
-                                      pos, rem | table, best_card, moves, d)
+                                      pos, rem | table, -1, moves, d)
             frames[d, F_IDX] = 0
             state = ADVANCE
         elif state == ADVANCE:
@@ -784,36 +866,27 @@ def solve_kernel(hands_in: np.ndarray, trick_in: np.ndarray, ntrick: int, player
     cnt = _order(reps, hands, trick, left, players, trump, misere, seat, ntrick, rem | table,
                  -1, moves, ROOT_ROW)
     root_moves = moves[ROOT_ROW, :cnt].copy()
-    guess = -1
+    # The position's value first (any card), by bisection on null-window tests ...
+    lo = 0
+    hi = left
+    only = root_moves[0] if cnt == 1 else -1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(hands, trick, blk, nblk, tt, moves, frames, stats, players, trump, misere,
+                   root_side, gen, use_tt, absolute, leader, ntrick, left, mid, only):
+            lo = mid
+        else:
+            hi = mid - 1
+    best = lo
+    # ... then each card from there down: most cards reach it or fall short by a trick.
     for i in range(cnt):
         c = root_moves[i]
-        if guess < 0:
-            lo = 0
-            hi = left
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if _search(hands, trick, blk, nblk, tt, moves, frames, stats, players, trump,
-                           misere, root_side, gen, use_tt, absolute, leader, ntrick, left, mid,
-                           c):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            v = lo
-        else:
-            v = guess
-            if _search(hands, trick, blk, nblk, tt, moves, frames, stats, players, trump,
-                       misere, root_side, gen, use_tt, absolute, leader, ntrick, left, v, c):
-                while v < left and _search(hands, trick, blk, nblk, tt, moves, frames, stats,
-                                           players, trump, misere, root_side, gen, use_tt,
-                                           absolute, leader, ntrick, left, v + 1, c):
-                    v += 1
-            else:
+        v = best
+        if cnt > 1:
+            while v > 0 and not _search(hands, trick, blk, nblk, tt, moves, frames, stats,
+                                        players, trump, misere, root_side, gen, use_tt,
+                                        absolute, leader, ntrick, left, v, c):
                 v -= 1
-                while v > 0 and not _search(hands, trick, blk, nblk, tt, moves, frames, stats,
-                                            players, trump, misere, root_side, gen, use_tt,
-                                            absolute, leader, ntrick, left, v, c):
-                    v -= 1
-        guess = v
         out[c] = v if not misere else left - v
     # Equivalent cards share their representative's value.
     free = legal & ~invol
