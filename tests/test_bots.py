@@ -396,13 +396,13 @@ def test_the_import_check_catches_every_form(tmp_path: Path) -> None:
 
 
 MASTER = BOTS.parent / "master"
-# Only these MASTER modules may build matches, and only from a view and a guess of the hidden
-# cards; every other MASTER module obeys the bots' rule.
-MASTER_BUILDERS = {"determinize.py"}
+# Only these MASTER modules may use the rules engine: to build matches from a view and a guess of
+# the hidden cards, and to score a deal; every other MASTER module obeys the bots' rule.
+MASTER_BUILDERS = {"determinize.py", "scoring.py"}
 
 
 @pytest.mark.parametrize("path", sorted(MASTER.glob("*.py")), ids=lambda p: p.name)
-def test_master_builds_matches_only_in_its_determinizer(path: Path) -> None:
+def test_master_uses_the_rules_engine_only_to_determinize_and_score(path: Path) -> None:
     names = imported_modules(path)
     assert not any(n.startswith(("whist.records", "whist.server", "whist.store")) for n in names)
     if path.name not in MASTER_BUILDERS:

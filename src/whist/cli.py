@@ -28,6 +28,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay.add_argument("file", help="the record (use - for standard input)")
     replay.add_argument("--seat", type=int, default=None, help="show only what seat S may know")
 
+    solve = commands.add_parser(
+        "solve",
+        help="double-dummy analysis of the position a record stops at",
+        description="For a record whose last deal stops during card play: the tricks the "
+        "side to act takes with each legal card, all cards known. Exit 0, 1 when the position "
+        "cannot be analysed (the reason is printed), 2 for an unreadable record.",
+    )
+    solve.add_argument("file", help="the whist-record/1 file")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+
     commands.add_parser("variants", help="list the variants, their options and presets")
 
     serve = commands.add_parser("serve", help="run the club server (SQLite by default)")
@@ -77,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from whist.replay_cli import run_replay
 
         return run_replay(args.file, args.seat)
+    if args.command == "solve":
+        from whist.solve_cli import run_solve
+
+        return run_solve(args.file, args.json)
     if args.command == "serve":
         from whist.server.main import run_server
 

@@ -1,0 +1,85 @@
+"""Perfect Information Monte Carlo card play: sample worlds consistent with the view, solve
+each exactly for every candidate card, convert the trick counts to the deal's margin and
+average (weighted by inference when it is on). Every candidate is judged on the same worlds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from random import Random
+
+from whist.bots.knowledge import LOW_MODES
+from whist.bots.sampler import World, sample_worlds
+from whist.core.cards import Card, Hand
+from whist.core.views import View
+from whist.solver import solve
+
+BATCH = 8  # worlds drawn at a time between looks at the clock
+
+
+@dataclass
+class Tally:
+    """Weighted sums of each candidate's margin over the worlds seen so far."""
+
+    cards: Sequence[Card]
+    total: dict[Card, float] = field(default_factory=dict)
+    weight: float = 0.0
+    worlds: int = 0
+
+    def add(self, values: dict[Card, float], weight: float) -> None:
+        for card in self.cards:
+            self.total[card] = self.total.get(card, 0.0) + weight * values[card]
+        self.weight += weight
+        self.worlds += 1
+
+    def mean(self, card: Card) -> float:
+        return self.total.get(card, 0.0) / self.weight if self.weight else 0.0
+
+    def best(self, tolerance: float = 1e-9) -> list[Card]:
+        """The candidates whose mean is the best (within ``tolerance``), in given order."""
+        top = max(self.mean(c) for c in self.cards)
+        return [c for c in self.cards if self.mean(c) >= top - tolerance]
+
+
+def wants_fewest(view: View) -> bool:
+    return view.contract is not None and view.contract.mode in LOW_MODES
+
+
+def position(view: View, world: World) -> tuple[list[Hand], dict[Card, Card]]:
+    """The solver's input from one world: hands, and Japanese piles as blockers."""
+    blockers = {down: up for piles in world.below for up, down in piles.items()}
+    return list(world.hands), blockers
+
+
+def solved_margins(view: View, world: World, table: list[int]) -> dict[Card, float]:
+    """Every legal card's deal margin in this world, all hands known."""
+    hands, blockers = position(view, world)
+    assert view.leader is not None
+    tricks = solve(
+        hands, view.trump, view.leader, view.trick, not wants_fewest(view), blockers or None
+    )
+    return {card: float(table[count]) for card, count in tricks.items()}
+
+
+def run(
+    view: View,
+    cards: Sequence[Card],
+    rng: Random,
+    deadline: float,
+    evaluate: Callable[[World], dict[Card, float]],
+    *,
+    least: int,
+    most: int,
+    inference: bool,
+) -> Tally:
+    """Draw worlds in batches and evaluate each, until ``most`` worlds or the deadline
+    (but never fewer than ``least``)."""
+    tally = Tally(cards)
+    while tally.worlds < most:
+        if tally.worlds >= least and time.perf_counter() >= deadline:
+            break
+        for world in sample_worlds(view, rng, min(BATCH, most - tally.worlds), inference=inference):
+            tally.add(evaluate(world), world.weight)
+    return tally
