@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -687,12 +688,30 @@ def test_group_commit_stores_every_table_at_once_and_isolates_a_bad_append(
         writer = GroupWriter(repo)
         writer.start()
         try:
-            first = await asyncio.gather(
-                *(writer.append(Append(t, 1, entry(1))) for t in ids[:-1]),
-                writer.append(
-                    Append(ids[-1], 1, entry(1), "finished", {"winner": 0}, {player.id: 100})
-                ),
+            # The writer busy with something else while every table hands its append over.
+            entered, gate = threading.Event(), threading.Event()
+
+            def hold() -> bool:
+                entered.set()
+                return gate.wait(5)
+
+            busy = asyncio.ensure_future(writer.run(hold))
+            await asyncio.to_thread(entered.wait, 5)
+            appends = [
+                asyncio.ensure_future(writer.append(Append(t, 1, entry(1)))) for t in ids[:-1]
+            ]
+            appends.append(
+                asyncio.ensure_future(
+                    writer.append(
+                        Append(ids[-1], 1, entry(1), "finished", {"winner": 0}, {player.id: 100})
+                    )
+                )
             )
+            await asyncio.sleep(0.05)
+            assert not any(task.done() for task in appends)
+            gate.set()
+            assert await busy
+            first = await asyncio.gather(*appends)
             batches = writer.batches
             # A duplicate (t0, seq 1) among good appends: only it fails.
             second = await asyncio.gather(
@@ -706,7 +725,7 @@ def test_group_commit_stores_every_table_at_once_and_isolates_a_bad_append(
 
     first, second, batches = asyncio.run(run())
     assert first == [None] * len(ids)
-    assert batches == 1, "appends gathered while the writer waited share one commit"
+    assert batches == 1, "appends handed over while the writer was busy share one commit"
     assert second[:-1] == [None] * len(ids)
     assert isinstance(second[-1], IntegrityError)
     for table_id in ids:

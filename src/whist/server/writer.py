@@ -58,6 +58,13 @@ class GroupWriter:
                 await self._task
         # A batch the thread is committing finishes before the engine is disposed.
         await asyncio.get_running_loop().run_in_executor(None, self.executor.shutdown, True)
+        if self.batches:
+            log.info(
+                "%d appends in %d commits (%.1f per commit)",
+                self.appends,
+                self.batches,
+                self.appends / self.batches,
+            )
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Any other write, on the writer's thread (between two batches)."""
