@@ -123,13 +123,15 @@ def _representatives(legal: int, hand: int, rem: int, invol: int) -> int:
         if h == 0:
             continue
         r = _suit_bits(rem, s)
-        prev = False
-        for b in range(13):
-            if (r >> b) & 1:
-                mine = ((h >> b) & 1) == 1
-                if mine and not prev:
-                    out |= 1 << (13 * s + b)
-                prev = mine
+        hand_s = _suit_bits(hand, s) & ~_suit_bits(invol, s)
+        x = h
+        while x != 0:
+            low = x & -x
+            x ^= low
+            below = r & (low - 1)
+            # the lowest of its run: the next card in play below it is not ours (or none)
+            if below == 0 or not (hand_s >> _HIGH[below]) & 1:
+                out |= low << (13 * s)
     return out
 
 
@@ -238,22 +240,26 @@ def _top_run(mine: int, rem: int) -> int:
 @numba.njit(cache=True)
 def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
                  side: int) -> tuple[int, int]:
-    """Tricks ``side`` cannot fail to take: the run of top trumps in the hand holding the top
-    trump (each wins the trick it is played to); and the cards that bound depends on."""
+    """Tricks ``side`` cannot fail to take: each trump of one of its hands that beats every
+    trump of the other side wins the trick it is played to (and every card gets played);
+    and the cards that bound depends on."""
     if trump < 0:
         return 0, 0
-    tr = _suit_bits(rem, trump)
-    if tr == 0:
-        return 0, 0
-    top = _HIGH[tr]
+    theirs = 0
     for h in range(players):
-        hs = _suit_bits(hands[h], trump)
-        if (hs >> top) & 1:
-            if _side(h, players) != side:
-                return 0, 0
-            k = _top_run(hs, tr)
-            return k, _nth_card(rem, trump, k)
-    return 0, 0
+        if _side(h, players) != side:
+            theirs |= _suit_bits(hands[h], trump)
+    above = 0 if theirs == 0 else _HIGH[theirs] + 1
+    best = 0
+    for h in range(players):
+        if _side(h, players) == side:
+            k = _POP[_suit_bits(hands[h], trump) >> above]
+            if k > best:
+                best = k
+    if best == 0 or theirs == 0:
+        return best, 0  # without their trumps, only lengths count
+    # the lowest counted trump: the best hand's trumps from it up are matched exactly
+    return best, _nth_card(rem, trump, _POP[_suit_bits(rem, trump) >> above])
 
 
 @numba.njit(cache=True)
