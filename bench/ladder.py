@@ -8,6 +8,7 @@ bars on stderr).
     .venv/bin/python bench/ladder.py                       # 300 deals per pair, 2 workers
     .venv/bin/python bench/ladder.py --quick               # smoke test: 10 deals per pair
     .venv/bin/python bench/ladder.py --variants german,classic --deals 1000 --workers 4
+    .venv/bin/python bench/ladder.py --pairs master:hard --deals 100 --budget 0.3
 """
 
 from __future__ import annotations
@@ -51,7 +52,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds/decision")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_DEALS} deals: smoke test")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument(
+        "--pairs",
+        default=",".join(f"{a}:{b}" for a, b in PAIRS),
+        help="comma-separated A:B level pairs (default medium:easy,hard:medium)",
+    )
     args = parser.parse_args(argv)
+    pairs = [tuple(pair.split(":", 1)) for pair in args.pairs.split(",") if pair.strip()]
+    if not pairs or any(len(pair) != 2 or not all(pair) for pair in pairs):
+        parser.error("--pairs: give A:B level pairs, e.g. master:hard")
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown or not variants:
@@ -65,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_variant: dict[str, dict[str, Any]] = {}
     for variant in variants:
         per_variant[variant] = {}
-        for a, b in PAIRS:
+        for a, b in pairs:
             result = run_tournament(
                 variant,
                 {},

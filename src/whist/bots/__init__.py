@@ -1,10 +1,11 @@
-"""Computer players. ``make_bot(level)`` gives a bot of level easy, medium or hard."""
+"""Computer players. ``make_bot(level)`` gives a bot of level easy, medium, hard or master
+(``whist.master``, which builds on the bots here)."""
 
 from __future__ import annotations
 
 from whist.bots.base import Bot
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "master")
 
 
 def make_bot(level: str) -> Bot:
@@ -21,4 +22,8 @@ def make_bot(level: str) -> Bot:
         from whist.bots.hard import HardBot
 
         return HardBot()
+    if key == "master":
+        from whist.master.bot import MasterBot
+
+        return MasterBot()
     raise ValueError(f"unknown bot level {level!r}; choose one of " + ", ".join(LEVELS))

@@ -19,26 +19,43 @@ from whist.bots.sampler import INFERENCE, World
 from whist.core.actions import Action
 from whist.core.cards import Card
 from whist.core.views import View
-from whist.master.pimc import Tally, run, solved_margins
+from whist.master.pimc import Tally, run, solved_margins, wants_fewest
 from whist.master.scoring import margins
 
-SHARE = 0.85  # of the budget spent searching; the rest covers sampling and overheads
-JAPANESE_EXACT = 10  # Japanese Whist: solve exactly once each seat holds at most this many
+SHARE = 0.7  # of the budget planned for solving; the rest covers sampling and overheads
+FEWEST_EXACT = 8  # four-hand misère: solved exactly from this many tricks left
+JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
+
+
+def solve_cost(view: View, tricks_left: int) -> float:
+    """Rough seconds to solve one world (medians measured on the 2-core machine, with
+    room for the slow tail), to size the number of worlds to the budget."""
+    if view.players == 4:
+        scale = 0.02 if not wants_fewest(view) else 0.004
+        return scale * 2.2 ** (tricks_left - 13 + (0 if not wants_fewest(view) else 5))
+    return 0.015 * 2.2 ** (tricks_left - 13)
 
 
 class MasterBot(CardPlayer):
     level = "master"
 
-    def __init__(self, least: int = 6, most: int = 256, inference: bool | None = None) -> None:
-        self.least = least  # worlds per decision, whatever the clock says
+    def __init__(self, least: int = 6, most: int = 200, inference: bool | None = None) -> None:
+        self.least = least  # worlds per decision, whatever the budget
         self.most = most  # worlds per decision at most
         self.inference = inference  # None: the calibrated table (sampler.INFERENCE)
         self.hard = HardBot()
+        self.budget = 1.0
         self.deadline = 0.0
 
     def choose(self, view: View, rng: Random, budget: float) -> Action:
-        self.deadline = time.perf_counter() + SHARE * budget
+        self.budget = budget
+        self.deadline = time.perf_counter() + budget
         return super().choose(view, rng, budget)
+
+    def worlds(self, view: View, tricks_left: int) -> int:
+        """Worlds to solve: as many as the budget pays for, within [least, most]."""
+        planned = int(SHARE * self.budget / solve_cost(view, tricks_left))
+        return max(self.least, min(self.most, planned))
 
     def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
         return self.hard.decide(view, legal, rng)
@@ -58,7 +75,7 @@ class MasterBot(CardPlayer):
         def evaluate(world: World) -> dict[Card, float]:
             if not tables:
                 assert view.seat is not None
-                tables.append(margins(view, world.hands[view.seat].bit_count()))
+                tables.append(margins(view, tricks_left(view)))
             return solved_margins(view, world, tables[0])
 
         return run(
@@ -68,7 +85,7 @@ class MasterBot(CardPlayer):
             self.deadline,
             evaluate,
             least=self.least,
-            most=self.most,
+            most=self.worlds(view, tricks_left(view)),
             inference=self.uses_inference(view),
         )
 
@@ -79,12 +96,21 @@ class MasterBot(CardPlayer):
         return INFERENCE.get((view.variant, mode), False)
 
 
-def solvable(view: View) -> bool:
-    """Whether the solver can take this card-play position once the hidden cards are
-    guessed: every four-player deal; two-player deals once the stock is gone; Japanese
-    Whist after trick 1 (hands unseen until then) and late enough to be quick."""
-    if view.players == 4:
-        return True
+def tricks_left(view: View) -> int:
+    """Tricks still to be won, the one in progress included (the seat to act still holds a
+    card for each)."""
     if view.variant == "japanese":
-        return bool(view.tricks) and 26 - len(view.tricks) <= JAPANESE_EXACT
+        return 26 - len(view.tricks)
+    return view.hand.bit_count()
+
+
+def solvable(view: View) -> bool:
+    """Whether to solve this card-play position exactly once the hidden cards are guessed:
+    four-player deals (misère ones from ``FEWEST_EXACT`` tricks left); two-player deals
+    once the stock is gone; Japanese Whist after trick 1 (hands unseen until then) from
+    ``JAPANESE_EXACT`` tricks left. Elsewhere HARD's play stands in."""
+    if view.players == 4:
+        return not wants_fewest(view) or tricks_left(view) <= FEWEST_EXACT
+    if view.variant == "japanese":
+        return bool(view.tricks) and tricks_left(view) <= JAPANESE_EXACT
     return view.stage == 2

@@ -15,6 +15,7 @@ from whist.bots.sampler import World, sample_worlds
 from whist.core.cards import Card, Hand
 from whist.core.views import View
 from whist.solver import solve
+from whist.solver.dds import dds_solve
 
 BATCH = 8  # worlds drawn at a time between looks at the clock
 
@@ -57,9 +58,11 @@ def solved_margins(view: View, world: World, table: list[int]) -> dict[Card, flo
     """Every legal card's deal margin in this world, all hands known."""
     hands, blockers = position(view, world)
     assert view.leader is not None
-    tricks = solve(
-        hands, view.trump, view.leader, view.trick, not wants_fewest(view), blockers or None
-    )
+    most = not wants_fewest(view)
+    if most and view.players == 4:
+        tricks = dds_solve(hands, view.trump, view.leader, view.trick)  # DDS is faster here
+    else:
+        tricks = solve(hands, view.trump, view.leader, view.trick, most, blockers or None)
     return {card: float(table[count]) for card, count in tricks.items()}
 
 
@@ -74,8 +77,9 @@ def run(
     most: int,
     inference: bool,
 ) -> Tally:
-    """Draw worlds in batches and evaluate each, until ``most`` worlds or the deadline
-    (but never fewer than ``least``)."""
+    """Draw worlds in batches and evaluate each: ``most`` worlds, fewer only if the deadline
+    passes first (never fewer than ``least``). Callers size ``most`` to their budget, so a
+    seed gives the same choice on any machine that keeps to the budget."""
     tally = Tally(cards)
     while tally.worlds < most:
         if tally.worlds >= least and time.perf_counter() >= deadline:
