@@ -43,6 +43,13 @@ from whist.core.match import Match
 from whist.core.views import View, view_for
 
 BUDGET = 1.0
+# MASTER sizes its search to the budget; a tiny one keeps these tests quick and still runs
+# every part of it (with its fewest worlds per decision).
+BUDGETS = {"master": 0.0001}
+
+
+def budget_of(level: str) -> float:
+    return BUDGETS.get(level, BUDGET)
 BOTS = Path(__file__).resolve().parent.parent / "src" / "whist" / "bots"
 
 # Every variant, and option sets that add decisions or hidden places: the German talon,
@@ -302,8 +309,8 @@ def test_a_bot_chooses_the_same_in_states_its_seat_cannot_tell_apart(
         if t.view != t.other:
             continue  # reported by the test above
         seed = 1000 + n
-        first = make_bot(level).choose(t.view, random.Random(seed), BUDGET)
-        second = make_bot(level).choose(t.other, random.Random(seed), BUDGET)
+        first = make_bot(level).choose(t.view, random.Random(seed), budget_of(level))
+        second = make_bot(level).choose(t.other, random.Random(seed), budget_of(level))
         where = f"{level} at {t.label}, bot seed {seed}"
         assert first in t.view.legal, f"{where}: illegal {first!r}"
         assert first == second, f"{where}: {first!r} here, {second!r} in the twin ({t.how})"
@@ -330,7 +337,7 @@ def test_every_level_chooses_a_legal_action_at_every_decision(case: Case, level:
             continue
         seat = rng.choice(match.to_act())
         view = view_for(match, seat)
-        action = bots[seat].choose(view, bot_rng, BUDGET)
+        action = bots[seat].choose(view, bot_rng, budget_of(level))
         where = f"{level} in {case.id}, deal {len(match.deals)}, seat {seat}"
         assert not isinstance(action, Resign), f"{where}: resigned"
         assert action in view.legal, f"{where}: {action!r} is not legal ({view.phase})"

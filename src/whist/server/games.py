@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 
 from whist.records import replay_document
 from whist.seat_record import seat_record
-from whist.server.table import TableState
+from whist.server.table import BOT_LEVELS, TableState
 
 router = APIRouter()
 
@@ -120,7 +120,7 @@ async def variants() -> dict[str, Any]:
             for variant in VARIANTS.values()
         ],
         "unavailable": dict(UNAVAILABLE),
-        "bot_levels": ["easy", "medium", "hard"],
+        "bot_levels": list(BOT_LEVELS),
     }
 
 

@@ -15,7 +15,7 @@ from whist.core.cards import parse_card
 from whist.core.match import Match
 from whist.variants import resolve
 
-BOT_LEVELS = ("easy", "medium", "hard")
+BOT_LEVELS = ("easy", "medium", "hard", "master")
 
 
 @dataclass

@@ -170,6 +170,7 @@ export function botLevelName(level) {
     case "easy": return t("Easy");
     case "medium": return t("Medium");
     case "hard": return t("Hard");
+    case "master": return t("Master");
     default: return level;
   }
 }
