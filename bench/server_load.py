@@ -5,6 +5,7 @@ Prints one JSON object on stdout (progress goes to stderr). Linux only (/proc).
 
     .venv/bin/python bench/server_load.py                    # 500 tables x 4, 60 s (~2 min)
     .venv/bin/python bench/server_load.py --quick            # smoke test: 20 tables, 10 s
+    .venv/bin/python bench/server_load.py --think-ms 50-200  # capacity: ~18x a person's pace
     .venv/bin/python bench/server_load.py --tables 250 --client-processes 2
     .venv/bin/python bench/server_load.py --database-url postgresql://user:pw@host/db
 
@@ -46,6 +47,7 @@ from engine import load_average, machine_info, source_state
 
 TARGET_TABLES = 500
 TARGET_P99_MS = 100.0
+HUMAN_MS = (2000.0, 8000.0)  # a person's think time at a card table (the default)
 COOKIE = "whist_session"  # whist.server.app.COOKIE
 ACK_TIMEOUT = 30.0  # seconds a client waits for the answer to an action
 DRAIN_SECONDS = 15.0  # after the window: time for the last measured actions to reach everyone
@@ -806,8 +808,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=None, help="measured seconds (60)")
     parser.add_argument("--warmup", type=float, default=None, help="warm-up seconds (10)")
     parser.add_argument(
-        "--think-ms", dest="think", type=think_range, default=(50.0, 200.0),
-        help="a client's think time before each action, uniform LOW-HIGH ms (50-200)",
+        "--think-ms", dest="think", type=think_range, default=None,
+        help="a client's think time before each action, uniform LOW-HIGH ms (2000-8000, "
+        "people at a card table; 50-200 measures capacity and is --quick's default)",
     )  # fmt: skip
     parser.add_argument("--variant", default="minnesota", help="a variant key (minnesota)")
     parser.add_argument(
@@ -828,11 +831,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep-data", action="store_true", help="keep the data dir and log")
     parser.add_argument(
-        "--quick", action="store_true", help="20 tables, 10 s, 2 s warm-up: a smoke test"
-    )
+        "--quick", action="store_true",
+        help="20 tables, 10 s, 2 s warm-up, 50-200 ms think: a smoke test",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    quick = (20, 10.0, 2.0) if args.quick else (TARGET_TABLES, 60.0, 10.0)
-    for name, default in zip(("tables", "seconds", "warmup"), quick, strict=True):
+    quick = (
+        (20, 10.0, 2.0, (50.0, 200.0)) if args.quick else (TARGET_TABLES, 60.0, 10.0, HUMAN_MS)
+    )
+    for name, default in zip(("tables", "seconds", "warmup", "think"), quick, strict=True):
         if getattr(args, name) is None:
             setattr(args, name, default)
     if args.variant not in VARIANTS:
