@@ -39,7 +39,7 @@ from pathlib import Path
 from random import Random
 from typing import Any, TextIO
 
-from whist.bots import LEVELS, make_bot
+from whist.bots import LEVELS, STUDY_LEVELS, make_bot
 from whist.bots.base import Bot
 from whist.core.actions import Bid, Bottom, ChooseTrump, Play, Resign, Take, action_to_json
 from whist.core.errors import WhistError
@@ -703,7 +703,7 @@ def run_cli(
     except WhistError as exc:
         return usage(exc.message)
     for flag, level in (("--a", args.a), ("--b", args.b)):
-        if str(level).lower() not in LEVELS:
+        if str(level).lower() not in (*LEVELS, *STUDY_LEVELS):
             return usage(f"{flag}: unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
     if args.deals < 1:
         return usage("--deals: must be at least 1")

@@ -6,6 +6,9 @@ from __future__ import annotations
 from whist.bots.base import Bot
 
 LEVELS = ("easy", "medium", "hard", "master")
+# Variants of MASTER for measuring it (bench/ladder.py, whist tournament), not for tables:
+# plain PIMC (uniform worlds, no inference) and MASTER with inference everywhere.
+STUDY_LEVELS = ("pimc", "master-inference")
 
 
 def make_bot(level: str) -> Bot:
@@ -22,8 +25,9 @@ def make_bot(level: str) -> Bot:
         from whist.bots.hard import HardBot
 
         return HardBot()
-    if key == "master":
+    if key in ("master", *STUDY_LEVELS):
         from whist.master.bot import MasterBot
 
-        return MasterBot()
+        inference = {"master": None, "pimc": False, "master-inference": True}[key]
+        return MasterBot(inference=inference, level=key)
     raise ValueError(f"unknown bot level {level!r}; choose one of " + ", ".join(LEVELS))

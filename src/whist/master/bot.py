@@ -45,7 +45,14 @@ def solve_cost(view: View, tricks_left: int) -> float:
 class MasterBot(CardPlayer):
     level = "master"
 
-    def __init__(self, least: int = 6, most: int = 200, inference: bool | None = None) -> None:
+    def __init__(
+        self,
+        least: int = 6,
+        most: int = 200,
+        inference: bool | None = None,
+        level: str = "master",
+    ) -> None:
+        self.level = level
         self.least = least  # worlds per decision, whatever the budget
         self.most = most  # worlds per decision at most
         self.inference = inference  # None: the calibrated table (sampler.INFERENCE)
