@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 _FULL = (1 << 52) - 1
-_TT_BUCKETS = 1 << 16  # x 8 entries x 5 int64: 21 MB
+_TT_BUCKETS = 1 << 14  # x 8 entries x 5 int64: 21 MB
 
 
 @dataclass(frozen=True)

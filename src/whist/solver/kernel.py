@@ -440,6 +440,8 @@ def _order(cands: int, hands: np.ndarray, trick: np.ndarray, row: int, players: 
                         key = 250 - r
                 elif not wins or (partner_wins and pos == players - 1):
                     key = 300 + r  # duck with the highest card that still ducks
+                    if s != led and (rs >> (r + 1)) == 0:
+                        key += 20  # throw a card that would win its own suit
                 else:
                     key = 100 + r  # a trick we must take: the highest card goes
             # insertion sort, descending by key
@@ -469,19 +471,37 @@ ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
 # search that proved the bound (Haglund & Hein's winning-rank table, on relative ranks).
 E_SHAPE, E_INFO, E_TOP01, E_TOP23, E_BEST = range(5)
 TT_FIELDS = 5
-TT_WAYS = 8
+TT_WAYS = 32
+DEEP = 6  # from this many tricks left
+MIN_DEPTH = 1  # every entry fixes the owners of at least this many top cards of each suit
 ABSOLUTE_DEPTHS = 0xFFFF
 # E_INFO bits: lo 0-4, hi 5-9, leader 10-11, depths 12-27 (4 bits a suit), left 28-32,
 # generation 33-62.
 
 
 @numba.njit(cache=True)
-def _bucket(shape: int, leader: int, nbuckets: int) -> int:
+def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
     h = (shape ^ (leader << 62)) * _M1
     h ^= h >> 29
-    h *= _M2
+    h ^= sig * _M2
     h ^= h >> 32
+    h *= _M1
+    h ^= h >> 29
     return h & (nbuckets - 1)
+
+
+@numba.njit(cache=True)
+def _signature(hands: np.ndarray, players: int, rem: int, left: int) -> int:
+    """Owners of the top MIN_DEPTH cards of each suit: every entry is that exact at least,
+    so they can pick the bucket (the shape alone crowds too many positions into one)."""
+    sig = 0
+    if left < DEEP:
+        return sig
+    for s in range(4):
+        n = _POP[_suit_bits(rem, s)]
+        k = MIN_DEPTH if n > MIN_DEPTH else n
+        sig = (sig << 8) | ((_owners(hands, players, s) >> (2 * (n - k))) << 4) | k
+    return sig
 
 
 @numba.njit(cache=True)
@@ -502,10 +522,13 @@ def _tops(hands: np.ndarray, players: int, rem: int, depths: int) -> tuple[int, 
 
 
 @numba.njit(cache=True)
-def _depths(w: int, rem: int) -> int:
+def _depths(w: int, rem: int, left: int) -> int:
     out = 0
     for s in range(4):
-        out |= _depth_of(w, rem, s) << (4 * s)
+        k = _depth_of(w, rem, s)
+        n = _POP[_suit_bits(rem, s)]
+        floor = 0 if left < DEEP else MIN_DEPTH if n > MIN_DEPTH else n
+        out |= (k if k > floor else floor) << (4 * s)
     return out
 
 
@@ -535,9 +558,10 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
         t23 = 0
     else:
         shape = _shape(hands, players)
-        depths = _depths(w, rem)
+        depths = _depths(w, rem, left)
         t01, t23 = _tops(hands, players, rem, depths)
-    b = _bucket(shape, leader, tt.shape[0])
+    b = _bucket(shape, leader, t01 if absolute else _signature(hands, players, rem, left),
+                tt.shape[0])
     victim = -1
     victim_left = 99
     for e in range(TT_WAYS):
@@ -676,7 +700,9 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                 if use_tt:
                     stats[1] += 1
                     shape = hands[0] if absolute else _shape(hands, players)
-                    b = _bucket(shape, leader, nbuckets)
+                    b = _bucket(shape, leader,
+                                hands[1] if absolute else _signature(hands, players, rem, left),
+                                nbuckets)
                     frames[d, F_SLOT] = b
                     o0 = -1
                     o1 = -1
@@ -748,7 +774,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
             cands = _representatives(legal, hand, rem | table, invol)
             frames[d, F_MERGED] = _merged(cands, legal & ~invol, rem | table)
             frames[d, F_CNT] = _order(cands, hands, trick, left, players, trump, misere, seat,
-                                      pos, rem | table, -1, moves, d)
+                                      pos, rem | table, best_card, moves, d)
             frames[d, F_IDX] = 0
             state = ADVANCE
         elif state == ADVANCE:
