@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import sys
 
-from whist.records import RecordError, loads, replay, replay_document
+from whist.records import Record, RecordError, loads, replay, replay_document
 
 
-def run_replay(path: str, seat: int | None) -> int:
+def read_record(path: str, command: str) -> Record | None:
+    """The record in ``path`` (``-``: standard input), or None after one line on stderr
+    saying why it cannot be read (the caller exits 2)."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -17,12 +19,18 @@ def run_replay(path: str, seat: int | None) -> int:
             with open(path, "rb") as handle:
                 text = handle.read().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"whist replay: {path}: cannot read ({exc})", file=sys.stderr)
-        return 2
+        print(f"whist {command}: {path}: cannot read ({exc})", file=sys.stderr)
+        return None
     try:
-        record = loads(text)
+        return loads(text)
     except RecordError as exc:
-        print(f"whist replay: {exc}", file=sys.stderr)
+        print(f"whist {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def run_replay(path: str, seat: int | None) -> int:
+    record = read_record(path, "replay")
+    if record is None:
         return 2
     players = record.variant.players
     if seat is not None and not 0 <= seat < players:

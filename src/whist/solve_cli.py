@@ -14,7 +14,8 @@ import sys
 from whist.core.cards import Card, Hand, card_text
 from whist.core.match import Match
 from whist.core.state import Deal, Phase
-from whist.records import RecordError, loads, replay
+from whist.records import replay
+from whist.replay_cli import read_record
 
 LOW_MODES = frozenset({"low", "noll", "pass"})  # contracts played for the fewest tricks
 
@@ -24,16 +25,8 @@ class CannotSolve(Exception):
 
 
 def run_solve(path: str, as_json: bool) -> int:
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"whist solve: {path}: cannot read ({exc})", file=sys.stderr)
-        return 2
-    try:
-        record = loads(text)
-    except RecordError as exc:
-        print(f"whist solve: {exc}", file=sys.stderr)
+    record = read_record(path, "solve")
+    if record is None:
         return 2
     match, error = replay(record)
     if error is not None:
