@@ -22,7 +22,7 @@ from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
 from whist.master.scoring import margins
 
-SHARE = 0.7  # of the budget planned for solving; the rest covers sampling and overheads
+SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
 FEWEST_EXACT = 8  # four-hand misère: solved exactly from this many tricks left
 JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
 
