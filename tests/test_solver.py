@@ -133,11 +133,11 @@ def test_dds_adapter_counts_for_the_side_to_act() -> None:
 
 # ------------------------------------------------------------- 2. against brute force
 def brute_cases(seed: int, count: int, players: int, max_tricks: int,
-                blockers: bool = False) -> list[tuple[object, ...]]:
+                blockers: bool = False, min_tricks: int = 1) -> list[tuple[object, ...]]:
     rng = random.Random(seed)
     cases: list[tuple[object, ...]] = []
     for i in range(count):
-        tricks = rng.randint(1, max_tricks)
+        tricks = rng.randint(min_tricks, max_tricks)
         hands, leader, trick = deal_position(rng, tricks, players)
         trump = (None, 0, 1, 2, 3)[i % 5]
         most = rng.random() < 0.5 if players == 2 else False
@@ -173,7 +173,11 @@ def _check_against_brute(cases: list[tuple[object, ...]]) -> None:
 
 @pytest.mark.parametrize("part", range(2))
 def test_misere_four_hands_matches_brute_force(part: int) -> None:
-    _check_against_brute(brute_cases(SEED + part, 120, 4, 5))
+    _check_against_brute(brute_cases(SEED + part, 130, 4, 4))
+
+
+def test_misere_four_hands_five_tricks_match_brute_force() -> None:
+    _check_against_brute(brute_cases(SEED + 5, 16, 4, 5, min_tricks=5))
 
 
 @pytest.mark.parametrize("part", range(2))

@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 _FULL = (1 << 52) - 1
-_TT_BUCKETS = 1 << 14  # x 8 entries x 5 int64: 21 MB
+_TT_BUCKETS = 1 << 14  # x 32 entries x 5 int64: 21 MB
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ class _Kernel:
         from whist.solver import kernel
 
         self.kernel = kernel
-        self.tt = np.zeros((_TT_BUCKETS, kernel.TT_WAYS, kernel.TT_FIELDS), dtype=np.int64)
+        self.tt = np.zeros((_TT_BUCKETS, kernel.TT_FIELDS, kernel.TT_WAYS), dtype=np.int64)
         self.gen = 0
         self.out = np.empty(52, dtype=np.int64)
         self.stats = np.zeros(40, dtype=np.int64)

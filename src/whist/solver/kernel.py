@@ -464,7 +464,7 @@ MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
 ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
 
-# The transposition table: ``tt[bucket, way, field]``.  An entry holds a bound on the score
+# The transposition table: ``tt[bucket, field, way]``.  An entry holds a bound on the score
 # from a trick's start, valid for every position with the same leader and suit lengths in
 # every hand (E_SHAPE) whose top ``depth[s]`` cards of each suit s have the same owners
 # (E_TOP01, E_TOP23): the cards below those "winning ranks" never decided a trick in the
@@ -565,32 +565,32 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
     victim = -1
     victim_left = 99
     for e in range(TT_WAYS):
-        info = tt[b, e, E_INFO]
+        info = tt[b, E_INFO, e]
         egen = info >> 33
         if egen != gen:
             if victim_left > -1:
                 victim = e
                 victim_left = -1
             continue
-        if (tt[b, e, E_SHAPE] == shape and ((info >> 10) & 3) == leader
-                and ((info >> 12) & 0xFFFF) == depths and tt[b, e, E_TOP01] == t01
-                and tt[b, e, E_TOP23] == t23):
+        if (tt[b, E_SHAPE, e] == shape and ((info >> 10) & 3) == leader
+                and ((info >> 12) & 0xFFFF) == depths and tt[b, E_TOP01, e] == t01
+                and tt[b, E_TOP23, e] == t23):
             victim = e
             break
         eleft = (info >> 28) & 0x1F
         if eleft < victim_left:
             victim = e
             victim_left = eleft
-    info = tt[b, victim, E_INFO]
-    if (info >> 33) == gen and tt[b, victim, E_SHAPE] == shape and (
-            (info >> 10) & 3) == leader and ((info >> 12) & 0xFFFF) == depths and tt[
-            b, victim, E_TOP01] == t01 and tt[b, victim, E_TOP23] == t23:
+    info = tt[b, E_INFO, victim]
+    if ((info >> 33) == gen and tt[b, E_SHAPE, victim] == shape
+            and ((info >> 10) & 3) == leader and ((info >> 12) & 0xFFFF) == depths
+            and tt[b, E_TOP01, victim] == t01 and tt[b, E_TOP23, victim] == t23):
         lo = info & 0x1F
         hi = (info >> 5) & 0x1F
     else:
         lo = 0
         hi = left
-        tt[b, victim, E_BEST] = -1
+        tt[b, E_BEST, victim] = -1
     if result:
         if target > lo:
             lo = target
@@ -599,11 +599,11 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
     if chosen >= 0:
         # the best lead as (suit, how many cards in play are above it)
         s = chosen // 13
-        tt[b, victim, E_BEST] = (s << 4) | _POP[_suit_bits(rem, s) >> (chosen % 13 + 1)]
-    tt[b, victim, E_SHAPE] = shape
-    tt[b, victim, E_TOP01] = t01
-    tt[b, victim, E_TOP23] = t23
-    tt[b, victim, E_INFO] = (lo | (hi << 5) | (leader << 10) | (depths << 12) | (left << 28)
+        tt[b, E_BEST, victim] = (s << 4) | _POP[_suit_bits(rem, s) >> (chosen % 13 + 1)]
+    tt[b, E_SHAPE, victim] = shape
+    tt[b, E_TOP01, victim] = t01
+    tt[b, E_TOP23, victim] = t23
+    tt[b, E_INFO, victim] = (lo | (hi << 5) | (leader << 10) | (depths << 12) | (left << 28)
                              | (gen << 33))
 
 
@@ -710,13 +710,13 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                     o3 = -1
                     cut = False
                     for e in range(TT_WAYS):
-                        info = tt[b, e, E_INFO]
-                        if (info >> 33) != gen or tt[b, e, E_SHAPE] != shape or (
+                        info = tt[b, E_INFO, e]
+                        if (info >> 33) != gen or tt[b, E_SHAPE, e] != shape or (
                                 (info >> 10) & 3) != leader:
                             continue
                         depths = (info >> 12) & 0xFFFF
                         if absolute:
-                            if tt[b, e, E_TOP01] != hands[1]:
+                            if tt[b, E_TOP01, e] != hands[1]:
                                 continue
                         else:
                             # compare the owners of the top cards, suit by suit
@@ -742,7 +742,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                                         o3 = _owners(hands, players, 3)
                                     cur = o3
                                 cur >>= 2 * (_POP[_suit_bits(rem, s)] - k)
-                                word = tt[b, e, E_TOP01] if s < 2 else tt[b, e, E_TOP23]
+                                word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
                                 if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
                                     ok = False
                                     break
@@ -759,7 +759,7 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                             if not absolute:
                                 wres = _depth_cards(depths, rem)
                             break
-                        bc = tt[b, e, E_BEST]
+                        bc = tt[b, E_BEST, e]
                         if bc >= 0 and best_card < 0:
                             s = bc >> 4
                             sm = _suit_bits(rem, s)
