@@ -584,7 +584,9 @@ def test_the_command_line_takes_bots_and_defaults_to_medium(
     capsys.readouterr()
     assert main(["play", "minnesota", "--bots", "hard,expert,easy"]) == 2
     err = capsys.readouterr().err
-    assert err == "whist play: --bots: unknown level 'expert'; choose one of easy, medium, hard\n"
+    assert err == (
+        "whist play: --bots: unknown level 'expert'; choose one of easy, medium, hard, master\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bots",
         default="medium",
         metavar="LEVEL[,LEVEL...]",
-        help="computer players: easy, medium or hard for every computer seat (default "
+        help="computer players: easy, medium, hard or master for every computer seat (default "
         "medium), or one level per computer seat in seat order, your seat skipped "
         "(e.g. hard,easy,hard)",
     )
@@ -69,8 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "interval. Exit 0, 1 for a bot that chose an illegal action, 2 for a bad command line.",
     )
     tournament.add_argument("variant", help="classic, german, plockwhist, japanese, ...")
-    tournament.add_argument("--a", required=True, metavar="LEVEL", help="easy, medium or hard")
-    tournament.add_argument("--b", required=True, metavar="LEVEL", help="easy, medium or hard")
+    tournament.add_argument("--a", required=True, metavar="LEVEL", help="easy ... master")
+    tournament.add_argument("--b", required=True, metavar="LEVEL", help="easy ... master")
     tournament.add_argument("--deals", type=int, default=100, help="duplicate deals (100)")
     tournament.add_argument("--seed", type=int, default=0, help="seed of decks and bots (0)")
     tournament.add_argument("--workers", type=int, default=1, help="processes (default 1)")
