@@ -566,12 +566,10 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
     victim_left = 99
     for e in range(TT_WAYS):
         info = tt[b, E_INFO, e]
-        egen = info >> 33
-        if egen != gen:
-            if victim_left > -1:
-                victim = e
-                victim_left = -1
-            continue
+        if (info >> 33) != gen:
+            # a bucket fills from the front within a search: the rest is free too
+            victim = e
+            break
         if (tt[b, E_SHAPE, e] == shape and ((info >> 10) & 3) == leader
                 and ((info >> 12) & 0xFFFF) == depths and tt[b, E_TOP01, e] == t01
                 and tt[b, E_TOP23, e] == t23):
@@ -711,8 +709,9 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                     cut = False
                     for e in range(TT_WAYS):
                         info = tt[b, E_INFO, e]
-                        if (info >> 33) != gen or tt[b, E_SHAPE, e] != shape or (
-                                (info >> 10) & 3) != leader:
+                        if (info >> 33) != gen:
+                            break  # the bucket's used entries come first
+                        if tt[b, E_SHAPE, e] != shape or ((info >> 10) & 3) != leader:
                             continue
                         depths = (info >> 12) & 0xFFFF
                         if absolute:
