@@ -249,6 +249,29 @@ def test_misere_prefers_ducking() -> None:
     assert low == {12: 1, 13: 0}
 
 
+def test_threads_get_their_own_answers() -> None:
+    """The table and buffers are shared per process: concurrent solves must not mix."""
+    import threading
+
+    rng = random.Random(SEED + 40)
+    jobs = [(*deal_position(rng, 6), (None, 0, 1, 2, 3)[i % 5], i % 2 == 0) for i in range(40)]
+    expected = [solve(h, t, lead, tr, most) for h, lead, tr, t, most in jobs]
+    got: dict[int, dict[int, int]] = {}
+
+    def work(offset: int) -> None:
+        for _ in range(3):
+            for i in range(offset, len(jobs), 4):
+                h, lead, tr, t, most = jobs[i]
+                got[i] = solve(h, t, lead, tr, most)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [got[i] for i in range(len(jobs))] == expected
+
+
 def test_position_helpers() -> None:
     p = check_position([1 << 0, 1 << 1, 1 << 2, 0], None, 3, [3])
     assert isinstance(p, Position)

@@ -16,6 +16,7 @@ reference the tests compare against.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -197,6 +198,9 @@ class _Kernel:
 
 
 _state: _Kernel | None = None
+# One table and one set of buffers per process: a solve holds them from start to finish
+# (the kernel keeps the GIL, but filling the buffers and reading the answer do not).
+_lock = threading.Lock()
 
 
 def _kernel() -> _Kernel:
@@ -207,7 +211,11 @@ def _kernel() -> _Kernel:
 
 
 def _run(position: Position, most: bool) -> dict[int, int]:
-    k = _kernel()
+    with _lock:
+        return _run_locked(_kernel(), position, most)
+
+
+def _run_locked(k: _Kernel, position: Position, most: bool) -> dict[int, int]:
     players = position.players
     hands = k.hands
     for i, h in enumerate(position.hands):
