@@ -9,16 +9,28 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
 * The root side R is the side of the seat to act.  ``score`` counts the tricks R wants: its
   own tricks (``most``) or the other side's tricks (misère), so R always maximises ``score``
   and the other side minimises it; both objectives are zero-sum.
-* ``search(..., target)`` answers "can R reach ``score >= target`` from here?" (a null window);
-  the root finds each card's exact value with a few such tests (MTD(f)-style).
-* At every trick boundary: trivial bounds (0..tricks left), sure-trick bounds (quick tricks
-  of the leader, top trumps), and a transposition table keyed on *relative ranks* (for each
-  suit the owners of the remaining cards from the top down, so positions that differ only in
-  cards already played share entries) holding lower/upper bounds and the best lead.
+* ``_search(..., target)`` answers "can R reach ``score >= target`` from here?" (a null
+  window), depth-first with an explicit stack (numba cannot cache self-recursive code).  The
+  root first finds the position's value by bisection on such tests, then each card's value
+  from there down (usually one test a card).
+* At every trick start: trivial bounds (0..tricks left), sure-trick bounds (the leader's
+  quick tricks with its partner's winners when no trumps are left, for most tricks; trumps
+  that beat all of the other side's, both modes), and a transposition table of lower/upper
+  bounds on *relative ranks with winning ranks*: an entry fixes the suit lengths of every
+  hand and the owners of the top cards of each suit only down to the lowest card whose rank
+  decided a trick in the search below it, so it serves every position that differs just in
+  cards already played or in small cards that never mattered.  Buckets of 32 entries are
+  picked by the lengths and the leader (from 6 tricks left also by each suit's top owner).
+  With blockers (two hands) the key is the exact cards instead.
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
-  of each such sequence is searched.
-* Move ordering: the table's best lead first, then per-seat heuristics (win cheaply, cash
-  winners, discard low; in misère duck under with the highest card, discard high).
+  of each run is searched (and a result covering every card then depends on its rank).
+* Move ordering: the table's best lead, then per-seat heuristics (cash sure winners, lead to
+  partner's winners or towards a ruff, win as cheaply as is safe, discard low; in misère lead
+  cards the opponents must beat, duck under with the highest card, throw high cards).
+
+``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
+position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
+tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs.
 """
 
 from __future__ import annotations
