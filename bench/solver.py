@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from whist.solver.dds import dds_solve, single_thread
+
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20250107
 TARGET_RATIO = 3.0  # ours within 3x of DDS at 8 tricks and below
@@ -46,29 +48,6 @@ FIRST_SOLVE = (
 
 def progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
-
-
-def dds_solve(hands: Sequence[int], trump: int | None, leader: int) -> dict[int, int]:
-    import endplay._dds as dds
-
-    dl = dds.deal()
-    dl.trump = 4 if trump is None else trump
-    dl.first = leader
-    for i in range(3):
-        dl.currentTrickSuit[i] = 0
-        dl.currentTrickRank[i] = 0
-    for seat in range(4):
-        for suit in range(4):
-            dl.remainCards[seat][suit] = ((hands[seat] >> (13 * suit)) & 0x1FFF) << 2
-    fut = dds.futureTricks()
-    dds.SolveBoard(dl, -1, 3, 1, fut, 0)
-    out: dict[int, int] = {}
-    for i in range(fut.cards):
-        held = (1 << fut.rank[i]) | fut.equals[i]
-        for rank in range(2, 15):
-            if held >> rank & 1:
-                out[fut.suit[i] * 13 + rank - 2] = fut.score[i]
-    return out
 
 
 def positions(tricks: int, count: int, seed: int) -> list[tuple[list[int], int | None, int]]:
@@ -127,7 +106,7 @@ def run_size(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, A
         t0 = time.perf_counter()
         mine = solve(hands, trump, leader, [], True)
         t1 = time.perf_counter()
-        ref = dds_solve(hands, trump, leader)
+        ref = dds_solve(hands, trump, leader, [])
         t2 = time.perf_counter()
         if tricks <= misere_max:
             solve(hands, trump, leader, [], False)
@@ -180,10 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         compiled = compile_times()
         progress(f"cold compile + first solve {compiled['cold_import_compile_first_solve_s']} s")
 
-    import endplay._dds as dds
-
-    dds.SetMaxThreads(1)
     from whist.solver import solve
+
+    single_thread()
 
     t0 = time.perf_counter()
     solve([1, 2, 4, 8], None, 0, [], True)  # load (or compile) outside the timings

@@ -10,46 +10,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from whist.solver import Position, brute_solve, check_position, solve, solve_value
-
-_dds = pytest.importorskip("endplay._dds")
+from whist.solver.dds import dds_solve
 
 SEED = 20250107
 
 
 # ----------------------------------------------------------------------------- helpers
-def dds_solve(hands: Sequence[int], trump: int | None, leader: int,
-              trick: Sequence[int]) -> dict[int, int]:
-    """DDS's ``SolveBoard`` (all cards, ``solutions=3``): ``{card: tricks}`` for the side
-    to act, the current trick included, in the same card numbering as ours (DDS counts
-    suits S H D C = 0..3, trump 4 = no trump, ranks 2..14 as bits, seats N E S W
-    clockwise, ``first`` = the seat that led the current trick)."""
-    dl = _dds.deal()
-    dl.trump = 4 if trump is None else trump
-    dl.first = leader
-    for i in range(3):
-        dl.currentTrickSuit[i] = trick[i] // 13 if i < len(trick) else 0
-        dl.currentTrickRank[i] = trick[i] % 13 + 2 if i < len(trick) else 0
-    for seat in range(4):
-        for suit in range(4):
-            dl.remainCards[seat][suit] = ((hands[seat] >> (13 * suit)) & 0x1FFF) << 2
-    fut = _dds.futureTricks()
-    _dds.SolveBoard(dl, -1, 3, 1, fut, 0)
-    out: dict[int, int] = {}
-    for i in range(fut.cards):
-        held = (1 << fut.rank[i]) | fut.equals[i]
-        for rank in range(2, 15):
-            if held >> rank & 1:
-                out[fut.suit[i] * 13 + rank - 2] = fut.score[i]
-    return out
-
-
 def deal_position(
     rng: random.Random, tricks: int, players: int = 4, played: int | None = None
 ) -> tuple[list[int], int, list[int]]:

@@ -10,6 +10,11 @@ from collections.abc import Sequence
 from endplay import _dds
 
 
+def single_thread() -> None:
+    """Make DDS solve on one thread (benchmarks; each bot worker process is one thread)."""
+    _dds.SetMaxThreads(1)
+
+
 def dds_solve(
     hands: Sequence[int], trump: int | None, leader: int, trick: Sequence[int]
 ) -> dict[int, int]:
