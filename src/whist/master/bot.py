@@ -3,9 +3,10 @@ cannot see, consistent with everything its seat has seen (``whist.bots.sampler``
 solving each simulated deal exactly (``whist.solver``): Perfect Information Monte Carlo,
 scored in the deal's points, ties broken by HARD's preference.
 
-Where a position is not yet one the solver can take (German Whist and Plockwhist while the
-stock lasts, Japanese Whist early in its 26 tricks) and for the decisions before play,
-MASTER simulates with the rules engine and its own play (``whist.master.decisions``).
+Where a position is not yet one to solve exactly (German Whist and Plockwhist while the
+stock lasts, Japanese Whist early in its 26 tricks, four-hand misère early in the deal), and
+for the decisions before play (bids, bottom cards, trump, talon), HARD's choice stands in
+for now.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from random import Random
 
 from whist.bots.base import CardPlayer
 from whist.bots.hard import HardBot
-from whist.bots.sampler import INFERENCE, World
+from whist.bots.sampler import World, inference_default
 from whist.core.actions import Action
 from whist.core.cards import Card
 from whist.core.views import View
@@ -25,15 +26,14 @@ from whist.master.scoring import margins
 SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
 FEWEST_EXACT = 8  # four-hand misère: solved exactly from this many tricks left
 JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
-
-
 OVERHEAD = 0.0004  # seconds per world besides solving: sampling, weights, bookkeeping
 OVERRUN = 2.0  # the search stops at this multiple of the budget, whatever was planned
 
 
 def solve_cost(view: View, tricks_left: int) -> float:
-    """Rough seconds to evaluate one world (medians measured on the 2-core machine, with
-    room for the slow tail), to size the number of worlds to the budget."""
+    """Rough seconds to evaluate one world on the 2-core machine (a fit to the solvers'
+    medians: DDS for four-hand most tricks, ours otherwise), to size the number of worlds
+    to the budget."""
     if view.players == 4:
         scale = 0.02 if not wants_fewest(view) else 0.004
         solving = scale * 2.2 ** (tricks_left - 13 + (0 if not wants_fewest(view) else 5))
@@ -55,7 +55,7 @@ class MasterBot(CardPlayer):
         self.level = level
         self.least = least  # worlds per decision, whatever the budget
         self.most = most  # worlds per decision at most
-        self.inference = inference  # None: the calibrated table (sampler.INFERENCE)
+        self.inference = inference  # None: as calibrated (sampler.INFERENCE)
         self.hard = HardBot()
         self.budget = 1.0
         self.deadline = 0.0
@@ -82,16 +82,16 @@ class MasterBot(CardPlayer):
         best = tally.best()
         if len(best) == 1:
             return best[0]
-        return self.hard.play(view, best, rng)
+        preferred = self.hard.play(view, best, rng)
+        # HARD's exact stage-2 endings choose from the whole hand: keep to the tied cards.
+        return preferred if preferred in best else best[0]
 
     def tally(self, view: View, cards: list[Card], rng: Random) -> Tally:
-        tables: list[list[int]] = []
+        left = tricks_left(view)
+        table = margins(view, left)
 
         def evaluate(world: World) -> dict[Card, float]:
-            if not tables:
-                assert view.seat is not None
-                tables.append(margins(view, tricks_left(view)))
-            return solved_margins(view, world, tables[0])
+            return solved_margins(view, world, table)
 
         return run(
             view,
@@ -100,15 +100,12 @@ class MasterBot(CardPlayer):
             self.deadline,
             evaluate,
             least=self.least,
-            most=self.worlds(view, tricks_left(view)),
+            most=self.worlds(view, left),
             inference=self.uses_inference(view),
         )
 
     def uses_inference(self, view: View) -> bool:
-        if self.inference is not None:
-            return self.inference
-        mode = view.contract.mode if view.contract is not None else None
-        return INFERENCE.get((view.variant, mode), False)
+        return self.inference if self.inference is not None else inference_default(view)
 
 
 def tricks_left(view: View) -> int:

@@ -48,7 +48,7 @@ def wants_fewest(view: View) -> bool:
     return view.contract is not None and view.contract.mode in LOW_MODES
 
 
-def position(view: View, world: World) -> tuple[list[Hand], dict[Card, Card]]:
+def position(world: World) -> tuple[list[Hand], dict[Card, Card]]:
     """The solver's input from one world: hands, and Japanese piles as blockers."""
     blockers = {down: up for piles in world.below for up, down in piles.items()}
     return list(world.hands), blockers
@@ -56,7 +56,7 @@ def position(view: View, world: World) -> tuple[list[Hand], dict[Card, Card]]:
 
 def solved_margins(view: View, world: World, table: list[int]) -> dict[Card, float]:
     """Every legal card's deal margin in this world, all hands known."""
-    hands, blockers = position(view, world)
+    hands, blockers = position(world)
     assert view.leader is not None
     most = not wants_fewest(view)
     if most and view.players == 4:
