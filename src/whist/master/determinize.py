@@ -14,7 +14,9 @@ determinized match answers "how does this deal go on", not "what happened before
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from random import Random
 
+from whist.bots.sampler import World
 from whist.core.cards import Card, Hand, cards_in
 from whist.core.match import Match
 from whist.core.state import Deal, Phase
@@ -33,6 +35,37 @@ class Hidden:
     downs: tuple[tuple[Card | None, ...], ...] = ()
     # Locked secret choices not revealed (Minnesota bids, Swedish bottom cards).
     secret: dict[int, str | Card] = field(default_factory=dict)
+
+
+def hidden_of(view: View, world: World, rng: Random) -> Hidden:
+    """The sampler's world in the shape ``determinize`` takes. Japanese Whist: a face-down
+    card about to turn up (its face-up card was played in the trick in progress) is one of
+    the world's cards of that seat not placed elsewhere; for the other seat, whose hand is
+    unseen too, one of those at random. Unrevealed secret choices are left unset."""
+    downs: list[tuple[Card | None, ...]] = []
+    for seat, piles in enumerate(view.table):
+        below = world.below[seat]
+        loose = world.hands[seat]
+        for pile in piles:
+            if pile.up is not None:
+                loose &= ~(1 << pile.up)
+        for card in below.values():
+            loose &= ~(1 << card)
+        if seat == view.seat:
+            loose &= ~view.hand
+        pending = sorted(cards_in(loose))
+        row: list[Card | None] = []
+        for pile in piles:
+            if pile.up is not None:
+                row.append(below.get(pile.up))
+            elif pile.down:
+                card = rng.choice(pending)
+                pending.remove(card)
+                row.append(card)
+            else:
+                row.append(None)
+        downs.append(tuple(row))
+    return Hidden(world.hands, world.stock, tuple(downs))
 
 
 def determinize(view: View, hidden: Hidden) -> Match:
