@@ -34,11 +34,12 @@ def solve_cost(view: View, tricks_left: int) -> float:
     """Rough seconds to evaluate one world on the 2-core machine (a fit to the solvers'
     medians: DDS for four-hand most tricks, ours otherwise), to size the number of worlds
     to the budget."""
-    if view.players == 4:
-        scale = 0.02 if not wants_fewest(view) else 0.004
-        solving = scale * 2.2 ** (tricks_left - 13 + (0 if not wants_fewest(view) else 5))
+    if view.players == 2:
+        solving = 0.015 * 2.2 ** (tricks_left - 13)  # ours, two hands
+    elif wants_fewest(view):
+        solving = 0.015 * 2.2 ** (tricks_left - FEWEST_EXACT)  # ours, four-hand misère
     else:
-        solving = 0.015 * 2.2 ** (tricks_left - 13)
+        solving = 0.02 * 2.2 ** (tricks_left - 13)  # DDS
     return OVERHEAD + solving
 
 
