@@ -17,7 +17,7 @@ from whist.core.views import View
 from whist.solver import solve
 from whist.solver.dds import dds_solve
 
-BATCH = 8  # worlds drawn at a time between looks at the clock
+BATCH = 8  # worlds drawn at a time (inference weighs a batch at once)
 
 
 @dataclass
@@ -82,8 +82,8 @@ def run(
     seed gives the same choice on any machine that keeps to the budget."""
     tally = Tally(cards)
     while tally.worlds < most:
-        if tally.worlds >= least and time.perf_counter() >= deadline:
-            break
         for world in sample_worlds(view, rng, min(BATCH, most - tally.worlds), inference=inference):
+            if tally.worlds >= least and time.perf_counter() >= deadline:
+                return tally
             tally.add(evaluate(world), world.weight)
     return tally
