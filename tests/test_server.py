@@ -1249,3 +1249,26 @@ def test_a_bot_move_the_store_refuses_is_thought_again(tmp_path: Path) -> None:
             pump([sock], over(sock), choose=first_legal, timeout=30)
         assert len(refused) == 3, "three bot moves were refused once, then stored"
         assert table_row(r, table_id).status == "finished"
+
+
+def test_master_thinks_in_a_worker_process_within_its_budget(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    match = new_match("classic")
+    match.start_deal(list(range(52)), dealer=0)
+    for _ in range(5):  # into trick 2: a position with a real choice for MASTER
+        match.apply(match.legal_actions()[0])
+    view = view_for(match, match.next_seat())
+
+    async def run() -> dict[str, Any]:
+        pool = server_bots.BotPool(1, budget=1.0)
+        try:
+            await pool.think("master", view, "warm-up")  # the worker loads the solvers
+            return await pool.think("master", view, "seed")
+        finally:
+            pool.close()
+
+    with caplog.at_level("WARNING"):
+        action = asyncio.run(run())
+    assert action in view.to_json()["legal"]
+    assert not [r for r in caplog.records if "overran" in r.getMessage()]
