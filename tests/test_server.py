@@ -250,6 +250,19 @@ def create(browser: TestClient, **body: Any) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
+def alone_with_bots(
+    player: TestClient, variant: str = "minnesota", clock: bool = True
+) -> dict[str, Any]:
+    """A one-deal table of ``variant`` where ``player`` sits with three EASY bots."""
+    return create(
+        player,
+        variant=variant,
+        options={"target": 1},
+        clock=clock,
+        bots={"1": "easy", "2": "easy", "3": "easy"},
+    )
+
+
 def me(browser: TestClient) -> dict[str, Any]:
     response = browser.get("/api/me")
     assert response.status_code == 200, response.text
@@ -693,13 +706,7 @@ def _deadline_seen(sock: Sock, seat: int) -> bool:
 def test_clock_runs_out_and_a_medium_bot_takes_over_for_good(tmp_path: Path) -> None:
     with room(tmp_path, clock_seconds=1.0) as r:
         idle = r.guest("idle")
-        info = create(
-            idle,
-            variant="minnesota",
-            options={"target": 1},
-            clock=True,
-            bots={"1": "easy", "2": "easy", "3": "easy"},
-        )
+        info = alone_with_bots(idle)
         table_id = info["id"]
         with socks_on(table_id, idle, r.browser()) as (sock, watcher):
             # The clock lives on the server; clients get the deadline of the seat to act.
@@ -729,13 +736,7 @@ def test_clock_runs_out_and_a_medium_bot_takes_over_for_good(tmp_path: Path) -> 
 def test_unlimited_time_has_no_countdown_and_no_takeover(tmp_path: Path) -> None:
     with room(tmp_path) as r:
         slow = r.guest("slow")
-        info = create(
-            slow,
-            variant="minnesota",
-            options={"target": 1},
-            clock=False,
-            bots={"1": "easy", "2": "easy", "3": "easy"},
-        )
+        info = alone_with_bots(slow, clock=False)
         assert info["clock"] is None
         with socks_on(info["id"], slow) as (sock,):
             pump([sock], lambda: bool(sock.legal))
@@ -822,13 +823,7 @@ def test_a_player_who_leaves_is_replaced_by_a_bot_whatever_the_clock(
 def test_short_drop_then_reconnect_keeps_the_seat(tmp_path: Path) -> None:
     with room(tmp_path, clock_seconds=3.0) as r:
         player = r.guest("player")
-        info = create(
-            player,
-            variant="minnesota",
-            options={"target": 1},
-            clock=True,
-            bots={"1": "easy", "2": "easy", "3": "easy"},
-        )
+        info = alone_with_bots(player)
         table_id = info["id"]
         first = Sock(player, table_id)
         try:
@@ -988,13 +983,7 @@ def test_resigning_is_a_loss_without_xp(tmp_path: Path) -> None:
 
         # Alone against bots: resigning gives nobody anything.
         solo = r.guest("solo")
-        info = create(
-            solo,
-            variant="classic",
-            options={"target": 1},
-            clock=False,
-            bots={"1": "easy", "2": "easy", "3": "easy"},
-        )
+        info = alone_with_bots(solo, variant="classic", clock=False)
         with socks_on(info["id"], solo) as (sock,):
             pump([sock], lambda: sock.state is not None and sock.view["deal"] is not None)
             sock.act({"seat": 0, "resign": True})
@@ -1055,13 +1044,7 @@ def test_all_humans_leaving_abandons_the_table_without_result_or_xp(tmp_path: Pa
 
         # Alone against bots: leaving abandons the table at once.
         solo = r.guest("solo")
-        info = create(
-            solo,
-            variant="minnesota",
-            options={"target": 1},
-            clock=True,
-            bots={"1": "easy", "2": "easy", "3": "easy"},
-        )
+        info = alone_with_bots(solo)
         assert solo.post(f"/api/tables/{info['id']}/leave").status_code == 200
         assert table_info(solo, info["id"])["status"] == "abandoned"
         assert table_row(r, info["id"]).result is None
@@ -1106,13 +1089,7 @@ def test_appearance_tracks_unlock_separately_and_refuse_locked_choices(tmp_path:
 def test_a_match_against_bots_can_be_suspended_and_resumed(tmp_path: Path) -> None:
     with room(tmp_path, clock_seconds=1.0) as r:
         player = r.guest("player")
-        info = create(
-            player,
-            variant="minnesota",
-            options={"target": 1},
-            clock=True,
-            bots={"1": "easy", "2": "easy", "3": "easy"},
-        )
+        info = alone_with_bots(player)
         table_id = info["id"]
         with socks_on(table_id, player) as (sock,):
             pump([sock], lambda: bool(sock.legal) and _deadline_seen(sock, 0))
