@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from random import Random
 
+from whist.bots.sampler import sample_worlds
 from whist.core.cards import SUIT_MASK, Card, Hand, Suit, cards_in
 from whist.core.views import View
 
@@ -82,57 +83,21 @@ def playout(
         led = None
 
 
-def sample_worlds(
+def _worlds(
     view: View, rng: Random, count: int
 ) -> list[tuple[list[Hand], list[dict[Card, Card]]]]:
-    """Deals consistent with the view: (available cards, face-up card -> face-down card)
-    per seat, seat 0 being the viewer. Unseen cards are dealt uniformly at random."""
+    """Deals consistent with the view (``whist.bots.sampler``, uniform): (available cards,
+    face-up card -> face-down card) per seat, seat 0 being the viewer. A face-down card
+    about to turn up counts as available: its seat has played to this trick already."""
     assert view.seat is not None
-    me = view.seat
-    opp = 1 - me
-    seen = view.hand | view.table_cards
-    for trick in view.tricks:
-        for card in trick.cards:
-            seen |= 1 << card
-    for card in view.trick:
-        seen |= 1 << card
-    opp_up = 0
-    downs: list[list[Card]] = [[], []]  # face-up cards with a face-down card under them
-    pending = [0, 0]  # face-down cards about to turn up (their face-up card was just played)
-    for index, seat in enumerate((me, opp)):
-        for pile in view.table[seat]:
-            if pile.up is not None:
-                seen |= 1 << pile.up
-                if index == 1:
-                    opp_up |= 1 << pile.up
-                if pile.down:
-                    downs[index].append(pile.up)
-            elif pile.down:
-                pending[index] += 1
-    unseen = [c for c in range(52) if not (seen >> c) & 1]
-    my_hidden = view.hand_sizes[me] if not view.tricks else 0  # trick 1: own hand unseen
-    opp_hidden = view.hand_sizes[opp]
+    order = (view.seat, 1 - view.seat)
     worlds = []
-    for _ in range(count):
-        rng.shuffle(unseen)
-        pos = 0
-        mine = view.hand | view.table_cards
-        for card in unseen[pos : pos + my_hidden]:
-            mine |= 1 << card
-        pos += my_hidden
-        theirs = opp_up
-        for card in unseen[pos : pos + opp_hidden]:
-            theirs |= 1 << card
-        pos += opp_hidden
-        below: list[dict[Card, Card]] = [{}, {}]
-        avail = [mine, theirs]
+    for world in sample_worlds(view, rng, count):
+        below = [dict(world.below[seat]) for seat in order]
+        avail = [world.hands[seat] for seat in order]
         for index in (0, 1):
-            for up in downs[index]:
-                below[index][up] = unseen[pos]
-                pos += 1
-            for card in unseen[pos : pos + pending[index]]:
-                avail[index] |= 1 << card  # playable from the next trick on
-            pos += pending[index]
+            for down in below[index].values():
+                avail[index] &= ~(1 << down)
         worlds.append((avail, below))
     return worlds
 
@@ -142,7 +107,7 @@ def best_by_rollouts(
 ) -> tuple[Card, dict[Card, float]]:
     """The candidate with the most tricks on average over ``samples`` sampled deals."""
     assert view.seat is not None and view.players == 2
-    worlds = sample_worlds(view, rng, samples)
+    worlds = _worlds(view, rng, samples)
     totals = dict.fromkeys(cards, 0.0)
     following = bool(view.trick)
     for avail, below in worlds:
