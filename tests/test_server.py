@@ -1249,3 +1249,29 @@ def test_master_thinks_in_a_worker_process_within_its_budget(
         action = asyncio.run(run())
     assert action in view.to_json()["legal"]
     assert not [r for r in caplog.records if "overran" in r.getMessage()]
+
+
+def test_a_finished_match_is_kept_with_sheet_replay_and_a_seat_only_record(
+    tmp_path: Path,
+) -> None:
+    with room(tmp_path) as r:
+        table_id, (p0, p1) = seat_table(r, "german", {"match": "single"}, False, "p0", "p1")
+        with socks_on(table_id, p0, p1) as socks:
+            pump(socks, over(*socks), choose=first_legal, timeout=30)
+            final = socks[0].view
+        games = p0.get("/api/games").json()
+        assert [g["id"] for g in games] == [table_id]
+        assert games[0]["over"] and games[0]["you"] == 0
+        game = p0.get(f"/api/games/{table_id}").json()
+        (row,) = game["sheet"]
+        assert row["complete"] and row["score"] == final["scores"]
+        assert sum(row["tricks"]) == 13  # German Whist counts the last 13 tricks
+        assert game["replay"]["deals"]
+        response = p0.get(f"/api/games/{table_id}/record")
+        assert "attachment" in response.headers["content-disposition"]
+        record = response.json()
+        assert record["format"] == "whist-record/1"
+        # The other player's record differs: each holds only what its seat saw.
+        assert p1.get(f"/api/games/{table_id}/record").json() != record
+        stranger = r.guest("stranger")
+        assert stranger.get(f"/api/games/{table_id}").status_code == 404
