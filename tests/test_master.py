@@ -3,13 +3,23 @@ deal really scores (RULES.md, by tests/helpers' own implementation)."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
-from helpers import OPTION_SETS, Case, counted_tricks, drive, expected_points
+from helpers import OPTION_SETS, Case, counted_tricks, drive, expected_points, shuffled_deck
+from whist.bots.decisions import want_tricks_choice
+from whist.bots.hard import HardBot
+from whist.bots.sampler import sample_worlds
+from whist.core.actions import Play
 from whist.core.state import Phase
 from whist.core.views import View, view_for
-from whist.master.bot import tricks_left
+from whist.master.bot import MasterBot, decision_choices, tricks_left
+from whist.master.determinize import determinize, hidden_of
+from whist.master.playout import candidates, choice_margins, play_on
 from whist.master.scoring import margins
+from whist.solver import solve
+from whist.variants import new_match
 
 
 @pytest.mark.parametrize("case", OPTION_SETS, ids=lambda c: c.id)
@@ -36,3 +46,96 @@ def test_the_margin_table_gives_what_the_deal_scores(case: Case) -> None:
                     checked += 1
                 break
     assert checked >= 10
+
+
+# ------------------------------------------------------------------ playouts (stock phase,
+# bids, bottom cards, talon): a choice tried in a sampled world and played on to the end.
+
+
+@pytest.mark.parametrize("variant", ["minnesota", "swedish", "classic"])
+def test_a_playout_from_a_bid_scores_the_contract_it_reached(variant: str) -> None:
+    """MASTER judges a bid by the deal it leads to: the margin of a deal played out from the
+    bid is what RULES.md scores for the contract the simulation reached, not the view's."""
+    hard = HardBot()
+    for seed in range(6):
+        rng = Random(seed)
+        match = new_match(variant, {})
+        match.start_deal(shuffled_deck(rng), seed % 4)
+        seat = match.to_act()[0]
+        view = view_for(match, seat)
+        (world,) = sample_worlds(view, rng, 1)
+        played = determinize(view, hidden_of(view, world, rng))
+        got = play_on(view, played, rng, hard, solving=False)
+        deal = played.deal
+        assert deal is not None and deal.complete
+        points = expected_points(played, deal)
+        assert got == points[seat % 2] - points[1 - seat % 2]
+
+
+def test_stage_two_solved_in_a_playout_is_what_perfect_play_then_scores() -> None:
+    """German Whist: where stage 1 ends, the playout solves stage 2; playing stage 2 out with
+    both seats choosing the solver's best card gives exactly that margin."""
+    hard = HardBot()
+    for seed in range(4):
+        rng = Random(seed)
+        match = new_match("german", {"scoring": "difference"})
+        match.start_deal(shuffled_deck(rng), seed % 2)
+        deal = match.deal
+        assert deal is not None
+        while deal.stage == 1:
+            seat = match.next_seat()
+            assert seat is not None
+            match.apply(hard.choose(view_for(match, seat), rng, 0.0))
+        seat = match.next_seat()
+        assert seat is not None
+        view = view_for(match, seat)
+        (world,) = sample_worlds(view, rng, 1)  # stage 2: the world is the real deal
+        solved = play_on(view, determinize(view, hidden_of(view, world, rng)), rng, hard, True)
+        while not deal.complete:
+            turn = match.next_seat()
+            assert turn is not None
+            tricks = solve(deal.hands, deal.trump, deal.leader, deal.trick, True)
+            match.apply(Play(turn, max(tricks, key=lambda card: (tricks[card], -card))))
+        points = expected_points(match, deal)
+        assert solved == points[seat] - points[1 - seat]
+
+
+def test_stock_candidates_keep_one_card_of_each_run_of_touching_cards() -> None:
+    """Seat 0 holds ♣2 ♣3 ♣5 ♣6 and the face-up ♣4 lies between: ♣2/♣3 and ♣5/♣6 each play
+    the same, but ♣3 and ♣5 do not (whoever takes the ♣4 splits them)."""
+    clubs = [0, 1, 3, 4]  # 2, 3, 5, 6 of the first suit
+    rest = [c for c in range(52) if c not in (*clubs, 2)]
+    seat0 = [*clubs, *rest[:9]]
+    seat1 = rest[9:22]
+    deck = [card for pair in zip(seat0, seat1, strict=True) for card in pair]
+    deck += [2, *rest[22:]]
+    match = new_match("german", {})
+    match.start_deal(deck, 1)  # dealer 1: card i goes to seat (dealer + 1 + i) % 2
+    view = view_for(match, 0)
+    assert view.upcard == 2 and view.to_act == (0,)
+    kept = candidates(view, [a.card for a in view.legal if isinstance(a, Play)])
+    assert [c for c in kept if c < 13] == [0, 3]
+    assert len(kept) < 13
+
+
+@pytest.mark.parametrize("variant", ["minnesota", "swedish"])
+def test_master_bids_by_simulation_for_tricks_with_the_top_cards(variant: str) -> None:
+    """Every jack to ace of three suits and a jack: a high game (spel) wins ~6 points,
+    a low one (noll) gives them away; the simulated deals must show it."""
+    mine = [c for c in range(52) if c % 13 >= 9][:13]
+    others = [c for c in range(52) if c not in mine]
+    Random(1).shuffle(others)
+    hands = [mine, others[:13], others[13:26], others[26:]]
+    deck = [hands[i % 4][i // 4] for i in range(52)]  # dealer 3: card i to seat i % 4
+    match = new_match(variant, {})
+    match.start_deal(deck, 3)
+    view = view_for(match, 0)
+    choices = decision_choices(view, view.legal)
+    assert choices == [want_tricks_choice(view, view.legal, w) for w in (True, False)]
+    rng = Random(0)
+    totals = [0.0, 0.0]
+    for world in sample_worlds(view, rng, 8):
+        for index, value in choice_margins(view, world, choices, rng, HardBot(), False).items():
+            totals[index] += value
+    assert totals[0] / 8 > totals[1] / 8 + 2
+    assert MasterBot(least=4, most=8).choose(view, Random(0), 0.2) == choices[0]

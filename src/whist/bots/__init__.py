@@ -7,7 +7,8 @@ from whist.bots.base import Bot
 
 LEVELS = ("easy", "medium", "hard", "master")
 # Variants of MASTER for measuring it (bench/ladder.py, whist tournament), not for tables:
-# plain PIMC (uniform worlds, no inference) and MASTER with inference everywhere.
+# plain PIMC (uniform worlds, no inference, ties to the first best card; HARD's stock play,
+# bids, bottom cards and talon choices) and MASTER with inference everywhere.
 STUDY_LEVELS = ("pimc", "master-inference")
 
 
@@ -28,6 +29,14 @@ def make_bot(level: str) -> Bot:
     if key in ("master", *STUDY_LEVELS):
         from whist.master.bot import MasterBot
 
-        inference = {"master": None, "pimc": False, "master-inference": True}[key]
+        if key == "pimc":
+            return MasterBot(
+                inference=False,
+                level=key,
+                stock_search=False,
+                hard_ties=False,
+                playout_decisions=False,
+            )
+        inference = {"master": None, "master-inference": True}[key]
         return MasterBot(inference=inference, level=key)
     raise ValueError(f"unknown bot level {level!r}; choose one of " + ", ".join(LEVELS))

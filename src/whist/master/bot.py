@@ -3,24 +3,33 @@ cannot see, consistent with everything its seat has seen (``whist.bots.sampler``
 solving each simulated deal exactly (``whist.solver``): Perfect Information Monte Carlo,
 scored in the deal's points, ties broken by HARD's preference.
 
-Where a position is not yet one to solve exactly (German Whist and Plockwhist while the
-stock lasts, Japanese Whist early in its 26 tricks, four-hand misère early in the deal), and
-for the decisions before play (bids, bottom cards, trump, talon), HARD's choice stands in
-for now.
+German Whist and Plockwhist while the stock lasts: each card is played on in sampled worlds
+(hidden cards and stock order) by HARD to the end of stage 1, and stage 2 is solved exactly
+(``whist.master.stock``).
+
+Where a position is not yet one to solve exactly (Japanese Whist early in its 26 tricks,
+four-hand misère early in the deal), and for the decisions before play (bids, bottom cards,
+trump, talon), HARD's choice stands in for now.
+
+``MasterBot(stock_search=False, hard_ties=False)`` is plain PIMC, the baseline MASTER is
+measured against (level ``pimc``): HARD in the stock phase, ties to the first best card.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from random import Random
 
 from whist.bots.base import CardPlayer
+from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
 from whist.bots.sampler import World, inference_default
-from whist.core.actions import Action
+from whist.core.actions import Action, Bid, Bottom, Take
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
+from whist.master.playout import candidates, choice_margins, cost, stock_margins
 from whist.master.scoring import margins
 
 SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
@@ -28,6 +37,9 @@ FEWEST_EXACT = 8  # four-hand misère: solved exactly from this many tricks left
 JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
 OVERHEAD = 0.0004  # seconds per world besides solving: sampling, weights, bookkeeping
 OVERRUN = 1.0  # the search stops at this multiple of the budget (the server waits 0.5 s more)
+# Worlds per playout search, whatever the budget: every choice is tried in each world, so
+# even two compare the choices on common ground (a budget-starved search is still cheap).
+PLAYOUT_LEAST = 2
 
 
 def solve_cost(view: View, tricks_left: int) -> float:
@@ -52,11 +64,17 @@ class MasterBot(CardPlayer):
         most: int = 200,
         inference: bool | None = None,
         level: str = "master",
+        stock_search: bool = True,
+        hard_ties: bool = True,
+        playout_decisions: bool = True,
     ) -> None:
         self.level = level
         self.least = least  # worlds per decision, whatever the budget
         self.most = most  # worlds per decision at most
         self.inference = inference  # None: as calibrated (sampler.INFERENCE)
+        self.stock_search = stock_search  # False: HARD plays the stock phase
+        self.hard_ties = hard_ties  # False: the first of the best cards
+        self.playout_decisions = playout_decisions  # False: HARD bids, bottoms, talon
         self.hard = HardBot()
         self.budget = 1.0
         self.deadline = 0.0
@@ -74,18 +92,71 @@ class MasterBot(CardPlayer):
         return max(self.least, min(self.most, planned))
 
     def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
-        return self.hard.decide(view, legal, rng)
+        preferred = self.hard.decide(view, legal, rng)
+        choices = decision_choices(view, legal) if self.playout_decisions else []
+        if len(choices) < 2:
+            return preferred
+        solving, planned = self.playouts(view, len(choices))
+
+        def evaluate(world: World) -> dict[int, float]:
+            return choice_margins(view, world, choices, rng, self.hard, solving)
+
+        keys = list(range(len(choices)))
+        best = self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
+        tied = [choices[i] for i in best]
+        return preferred if self.hard_ties and preferred in tied else tied[0]
 
     def play(self, view: View, cards: list[Card], rng: Random) -> Card:
-        if not solvable(view):
+        if view.stage == 1 and self.stock_search:
+            tally = self.stock_tally(view, candidates(view, cards), rng)
+        elif solvable(view):
+            tally = self.tally(view, cards, rng)
+        else:
             return self.hard.play(view, cards, rng)
-        tally = self.tally(view, cards, rng)
         best = tally.best()
-        if len(best) == 1:
+        if len(best) == 1 or not self.hard_ties:
             return best[0]
         preferred = self.hard.play(view, best, rng)
         # HARD's exact stage-2 endings choose from the whole hand: keep to the tied cards.
         return preferred if preferred in best else best[0]
+
+    def stock_tally(self, view: View, cards: list[Card], rng: Random) -> Tally:
+        """The stock phase: every candidate played on in each world to the end of stage 1,
+        stage 2 solved exactly when the budget pays for ``least`` worlds that way."""
+        solving, planned = self.playouts(view, len(cards))
+
+        def evaluate(world: World) -> dict[Card, float]:
+            return stock_margins(view, world, cards, rng, self.hard, solving)
+
+        return self.search(view, cards, rng, evaluate, planned, PLAYOUT_LEAST)
+
+    def playouts(self, view: View, choices: int) -> tuple[bool, int]:
+        """Whether stage 2 of a stock game is solved exactly in playouts (when the budget
+        pays for ``least`` worlds that way), and how many worlds to play out."""
+        exact = SHARE * self.budget / (choices * cost(view, True) + OVERHEAD)
+        rough = SHARE * self.budget / (choices * cost(view, False) + OVERHEAD)
+        solving = exact >= self.least
+        return solving, max(PLAYOUT_LEAST, min(self.most, int(exact if solving else rough)))
+
+    def search(
+        self,
+        view: View,
+        keys: list[int],
+        rng: Random,
+        evaluate: Callable[[World], dict[int, float]],
+        planned: int,
+        least: int | None = None,
+    ) -> Tally:
+        return run(
+            view,
+            keys,
+            rng,
+            self.deadline,
+            evaluate,
+            least=min(planned, self.least if least is None else least),
+            most=planned,
+            inference=self.uses_inference(view),
+        )
 
     def tally(self, view: View, cards: list[Card], rng: Random) -> Tally:
         left = tricks_left(view)
@@ -94,19 +165,24 @@ class MasterBot(CardPlayer):
         def evaluate(world: World) -> dict[Card, float]:
             return solved_margins(view, world, table)
 
-        return run(
-            view,
-            cards,
-            rng,
-            self.deadline,
-            evaluate,
-            least=self.least,
-            most=self.worlds(view, left),
-            inference=self.uses_inference(view),
-        )
+        return self.search(view, cards, rng, evaluate, self.worlds(view, left))
 
     def uses_inference(self, view: View) -> bool:
         return self.inference if self.inference is not None else inference_default(view)
+
+
+def decision_choices(view: View, legal: tuple[Action, ...]) -> list[Action]:
+    """The choices worth simulating: for a bid or a bottom card, playing for tricks or not
+    (the card shown for it as HARD picks it); for a talon decision, keep or discard. A
+    Japanese trump choice stays HARD's: HARD's play there thinks by rollouts of its own,
+    far too slow to play deals out with."""
+    first = legal[0]
+    if isinstance(first, Bid | Bottom):
+        options = [want_tricks_choice(view, legal, wants) for wants in (True, False)]
+        return list(dict.fromkeys(options))
+    if isinstance(first, Take):
+        return list(legal)
+    return []
 
 
 def tricks_left(view: View) -> int:

@@ -1,0 +1,131 @@
+"""Searching where solving alone cannot reach: a choice is tried in every sampled world by
+playing the deal on from it with the real rules engine, HARD acting for every seat, to the
+end of the deal — or, in German Whist and Plockwhist, to the start of stage 2, whose hands
+are all known by then and are solved exactly. The choice with the best average margin in
+the deal's points wins. This is one step of policy improvement over HARD (a rollout
+algorithm): HARD's rule of thumb for this one choice is replaced by what each choice leads
+to when play goes on as HARD would play it.
+
+MASTER uses it for the stock phase (which card to play while the stock lasts) and for the
+decisions before play: bids, bottom cards, talon choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from whist.bots.hard import HardBot, estimated_tricks
+from whist.bots.knowledge import LOW_MODES
+from whist.bots.sampler import World
+from whist.core.actions import Action, Play
+from whist.core.cards import SUIT_MASK, Card, Hand
+from whist.core.match import Match
+from whist.core.state import Deal
+from whist.core.views import View, view_for
+from whist.master.determinize import determinize, hidden_of
+from whist.master.scoring import margin
+from whist.solver import solve_value
+
+STAGE_ONE_COST = 0.0015  # seconds per world and choice: HARD through the rest of stage 1
+SOLVE_COST = 0.01  # seconds: stage 2 solved exactly (two hands, 13 tricks; about the mean)
+DEAL_COST = 0.003  # seconds: a four-hand deal played out by HARD
+
+
+def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
+    """One card of each run of touching cards: two cards of a suit with no card between
+    them that is still out of this hand (in the other hand, the stock or the upcard) do the
+    same in every trick to come. The lowest of a run stands for it."""
+    played = 0
+    for trick in view.tricks:
+        for card in trick.cards:
+            played |= 1 << card
+    for card in view.trick:
+        played |= 1 << card
+    outside = ~(view.hand | played)
+    kept: list[Card] = []
+    for card in sorted(cards):
+        if kept and kept[-1] // 13 == card // 13:
+            between = ((1 << card) - (1 << (kept[-1] + 1))) & SUIT_MASK[card // 13]
+            if not between & outside:
+                continue
+        kept.append(card)
+    return kept
+
+
+def cost(view: View, solving: bool) -> float:
+    """Rough seconds to try one choice in one world (the 2-core machine, under load)."""
+    if view.players == 4:
+        return DEAL_COST
+    return STAGE_ONE_COST + (SOLVE_COST if solving else 0.0)
+
+
+def choice_margins(
+    view: View,
+    world: World,
+    choices: Sequence[Action],
+    rng: Random,
+    hard: HardBot,
+    solving: bool,
+) -> dict[int, float]:
+    """Each choice's margin in this world (keyed by its index): taken now, the deal played
+    on by HARD; stage 2 of a stock game solved exactly (``solving``) or estimated."""
+    values: dict[int, float] = {}
+    for index, action in enumerate(choices):
+        match = determinize(view, hidden_of(view, world, rng))
+        match.apply(action)
+        values[index] = float(play_on(view, match, rng, hard, solving))
+    return values
+
+
+def stock_margins(
+    view: View,
+    world: World,
+    cards: Sequence[Card],
+    rng: Random,
+    hard: HardBot,
+    solving: bool,
+) -> dict[Card, float]:
+    """:func:`choice_margins` for cards to play, keyed by card."""
+    assert view.seat is not None
+    plays = [Play(view.seat, card) for card in cards]
+    values = choice_margins(view, world, plays, rng, hard, solving)
+    return {card: values[index] for index, card in enumerate(cards)}
+
+
+def play_on(view: View, match: Match, rng: Random, hard: HardBot, solving: bool) -> int:
+    """The margin of the view's side at the end of the match's current deal, HARD acting
+    for every seat (stage 2 of a stock game solved or estimated instead)."""
+    deal = match.deal
+    assert deal is not None
+    while not deal.complete:
+        if deal.stage == 2:
+            return _stage_two(view, deal, solving)
+        seat = match.next_seat()
+        assert seat is not None
+        match.apply(hard.choose(view_for(match, seat), rng, 0.0))
+    return margin(view, deal.won, deal.contract)
+
+
+def _stage_two(view: View, deal: Deal, solving: bool) -> int:
+    assert not deal.trick
+    leader = deal.leader
+    if solving:
+        # The objective is the deal's contract in the world (a Plockwhist bid may be in it).
+        most = deal.contract is None or deal.contract.mode not in LOW_MODES
+        taken = solve_value(deal.hands, deal.trump, leader, [], most)
+    else:
+        taken = _estimate(deal.hands, deal.trump, leader)
+    won = list(deal.won)
+    won[leader] += taken
+    won[1 - leader] += deal.hands[leader].bit_count() - taken
+    return margin(view, won, deal.contract)
+
+
+def _estimate(hands: Sequence[Hand], trump: int | None, leader: int) -> int:
+    """Stage-2 tricks of the leader, shared in proportion to both hands' sure and likely
+    tricks (playing to lose as well: high cards take tricks whatever their holder wants)."""
+    left = hands[leader].bit_count()
+    mine = estimated_tricks(hands[leader], trump)
+    theirs = estimated_tricks(hands[1 - leader], trump)
+    return round(left * mine / (mine + theirs)) if mine + theirs else left // 2
