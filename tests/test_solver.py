@@ -286,3 +286,22 @@ def test_bad_input_raises(
         solve(hands, trump, leader, trick, True, blockers)
     with pytest.raises(ValueError, match=message):
         brute_solve(hands, trump, leader, trick, True, blockers)
+
+
+def _misere_cases(
+    seed: int, count: int, players: int, low: int, high: int
+) -> list[tuple[object, ...]]:
+    """Misère only, the five denominations in turn, ``low``..``high`` tricks left."""
+    rng = random.Random(seed)
+    cases: list[tuple[object, ...]] = []
+    for i in range(count):
+        hands, leader, trick = deal_position(rng, rng.randint(low, high), players)
+        cases.append((hands, (None, 0, 1, 2, 3)[i % 5], leader, trick, False, {}))
+    return cases
+
+
+def test_misere_forced_trick_bounds_match_brute_force() -> None:
+    """The misère-only bounds (tricks a side cannot avoid when the other side helps it to
+    them) against plain minimax: four hands at 4-5 tricks, two hands at 5-7."""
+    _check_against_brute(_misere_cases(SEED + 40, 40, 4, 4, 5))
+    _check_against_brute(_misere_cases(SEED + 41, 80, 2, 5, 7))

@@ -15,7 +15,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   from there down (usually one test a card).
 * At every trick start: trivial bounds (0..tricks left), sure-trick bounds (the leader's
   quick tricks with its partner's winners when no trumps are left, for most tricks; trumps
-  that beat all of the other side's, both modes), and a transposition table of lower/upper
+  that beat all of the other side's, both modes; in misère, the tricks a side cannot avoid
+  when the other side helps it to them: this trick, or every trick when it holds only top
+  cards), and a transposition table of lower/upper
   bounds on *relative ranks with winning ranks*: an entry fixes the suit lengths of every
   hand and the owners of the top cards of each suit only down to the lowest card whose rank
   decided a trick in the search below it, so it serves every position that differs just in
@@ -30,7 +32,12 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
 
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
-tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs.
+tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs, [37..38] misère forced-trick
+cut-offs.
+
+The functions the search runs are compiled with ``_nrt=False`` (numba's own switch, as in its
+``register_jitable`` example): they allocate nothing, and without it every call that passes an
+array pays an atomic reference-count increment and decrement, a third of the search's time.
 """
 
 from __future__ import annotations
@@ -84,7 +91,7 @@ def _low_card(mask: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _blocked(hand: int, blk: np.ndarray, nblk: int) -> int:
     """Cards of ``hand`` that cannot be played yet (their up card is still in ``hand``)."""
     out = 0
@@ -96,7 +103,7 @@ def _blocked(hand: int, blk: np.ndarray, nblk: int) -> int:
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
     """Cards of ``hand`` in a pending blocker pair: never merged into an equivalent sequence."""
     out = 0
@@ -108,7 +115,7 @@ def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _legal(hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int,
            blk: np.ndarray, nblk: int) -> int:
     """``trick[row]``: the cards of the current trick."""
@@ -195,7 +202,7 @@ def _cover_merged(w: int, merged: int, hand: int, rem: int) -> int:
     return w
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _shape(hands: np.ndarray, players: int) -> int:
     """Suit lengths of every hand, 4 bits each: the part of a table key that is exact."""
     out = 0
@@ -205,7 +212,7 @@ def _shape(hands: np.ndarray, players: int) -> int:
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _owners(hands: np.ndarray, players: int, s: int) -> int:
     """Owners (2 bits each) of the cards of suit ``s`` in play, highest card first (in the
     most significant place)."""
@@ -249,7 +256,7 @@ def _top_run(mine: int, rem: int) -> int:
     return int(_POP[mine >> (_HIGH[others] + 1)])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
                  side: int) -> tuple[int, int]:
     """Tricks ``side`` cannot fail to take: each trump of one of its hands that beats every
@@ -274,7 +281,7 @@ def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
     return best, _nth_card(rem, trump, _POP[_suit_bits(rem, trump) >> above])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _quick_tricks(hands: np.ndarray, players: int, trump: int, rem: int,
                   leader: int) -> tuple[int, int]:
     """Tricks the leader can cash at once from the top (a sound lower bound for its side),
@@ -341,6 +348,124 @@ def _quick_tricks(hands: np.ndarray, players: int, trump: int, rem: int,
 
 
 @numba.njit(cache=True)
+def _only_trumps(hand: int, trump: int) -> bool:
+    """Does ``hand`` (not empty) hold nothing but trumps?"""
+    return trump >= 0 and (hand & ~(SUIT_BITS << (13 * trump))) == 0
+
+
+@numba.njit(cache=True, _nrt=False)
+def _forced(hands: np.ndarray, players: int, trump: int, leader: int, side: int,
+            left: int) -> tuple[int, int]:
+    """Misère, at a trick start: tricks ``side`` (X) takes however it plays, when the other
+    side (Y) plays to make it take them; and the cards that count depends on.  Both sides
+    want to lose tricks, so this is a lower bound on X's tricks.  Returns ``left`` when X
+    takes every trick, 1 when Y can make X take this trick, else 0.
+
+    * X leads and every card of the leader L beats all of Y's cards of its suit: whatever
+      L leads wins unless a Y hand ruffs, and a Y hand void in the suit throws a non-trump
+      if it has one.  If moreover Y holds no trumps and L's partner P can never win a trick
+      (its cards of L's suits are all below L's, and it holds no trump to ruff with) or
+      holds only such top cards itself, X keeps the lead and wins every trick.
+    * Y leads: with X holding only top cards in every suit and Y no trumps, a lead of a
+      suit X holds wins X this trick and then every other (X leads a top card each time).
+      Else the leader's lowest card of a suit, its partner's lowest (or a throw), below
+      every card of that suit of one X hand, makes that hand win the trick.
+    The winning ranks: the lowest card of each counted holding, so that a table entry fixes
+    the owners of every card from it up.
+    Blockers change what may be played: callers skip this with blockers."""
+    ts = trump >= 0
+    if players == 4:
+        y1 = hands[(leader + 1) % 4]
+        y2 = hands[(leader + 3) % 4]
+        other = hands[(leader + 2) % 4]
+    else:
+        y1 = hands[1 - leader]
+        y2 = 0
+        other = 0
+    lead = hands[leader]
+    if _side(leader, players) == side:
+        # X leads: L = lead, P = other, Y = y1, y2
+        ys_all = y1 | y2
+        w = 0
+        for s in range(4):
+            ls_ = _suit_bits(lead, s)
+            if ls_ == 0:
+                continue
+            low = _HIGH[ls_ & -ls_]
+            if (_suit_bits(ys_all, s) >> low) != 0:
+                return 0, 0
+            if ts and s != trump:
+                if _suit_bits(y1, s) == 0 and _only_trumps(y1, trump):
+                    return 0, 0
+                if y2 != 0 and _suit_bits(y2, s) == 0 and _only_trumps(y2, trump):
+                    return 0, 0
+            w |= 1 << (13 * s + low)
+        if ts and _suit_bits(ys_all, trump) != 0:
+            return 1, w
+        if other == 0:
+            return left, w
+        # P: no card above L's lowest of a suit L holds, and nothing to ruff with ...
+        blocked = not ts or _suit_bits(other, trump) == 0
+        if blocked:
+            for s in range(4):
+                ls_ = _suit_bits(lead, s)
+                if ls_ != 0 and (_suit_bits(other, s) >> _HIGH[ls_ & -ls_]) != 0:
+                    blocked = False
+                    break
+        if blocked:
+            return left, w
+        # ... or only top cards itself
+        wp = 0
+        for s in range(4):
+            ps = _suit_bits(other, s)
+            if ps == 0:
+                continue
+            low = _HIGH[ps & -ps]
+            if (_suit_bits(ys_all, s) >> low) != 0:
+                return 1, w
+            wp |= 1 << (13 * s + low)
+        return left, w | wp
+    # Y leads: lead and other are Y's, y1 and y2 are X's hands
+    xs_all = y1 | y2
+    ys_all = lead | other
+    if not ts or _suit_bits(ys_all, trump) == 0:
+        dom = True
+        can = False  # a suit of the leader's that X must follow
+        wd = 0
+        for s in range(4):
+            xs = _suit_bits(xs_all, s)
+            if xs == 0:
+                continue
+            if _suit_bits(lead, s) != 0:
+                can = True
+            low = _HIGH[xs & -xs]
+            if (_suit_bits(ys_all, s) >> low) != 0:
+                dom = False
+                break
+            wd |= 1 << (13 * s + low)
+        if dom and can:
+            return left, wd
+    for s in range(4):
+        ls_ = _suit_bits(lead, s)
+        if ls_ == 0:
+            continue
+        m = _HIGH[ls_ & -ls_]
+        if players == 4:
+            os_ = _suit_bits(other, s)
+            if os_ != 0:
+                lo = _HIGH[os_ & -os_]
+                if lo > m:
+                    m = lo
+            elif ts and s != trump and _only_trumps(other, trump):
+                continue
+        for x in (y1, y2):
+            xs = _suit_bits(x, s)
+            if xs != 0 and _HIGH[xs & -xs] > m:
+                return 1, 1 << (13 * s + _HIGH[xs & -xs])
+    return 0, 0
+
+
+@numba.njit(cache=True, _nrt=False)
 def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: int,
            after: int) -> bool:
     """Does card ``c`` (now winning the trick) beat whatever the ``after`` opponents of
@@ -362,7 +487,7 @@ def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: 
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _order(cands: int, hands: np.ndarray, trick: np.ndarray, row: int, players: int, trump: int,
            misere: bool, seat: int, pos: int, rem: int, best_card: int,
            out: np.ndarray, ply: int) -> int:
@@ -502,7 +627,7 @@ def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
     return h & (nbuckets - 1)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _signature(hands: np.ndarray, players: int, rem: int, left: int) -> int:
     """Owners of the top MIN_DEPTH cards of each suit: every entry is that exact at least,
     so they can pick the bucket (the shape alone crowds too many positions into one)."""
@@ -516,7 +641,7 @@ def _signature(hands: np.ndarray, players: int, rem: int, left: int) -> int:
     return sig
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _tops(hands: np.ndarray, players: int, rem: int, depths: int) -> tuple[int, int]:
     """The owners of the top ``depth[s]`` cards of each suit, packed 26 bits a suit."""
     t01 = 0
@@ -555,7 +680,7 @@ def _depth_cards(depths: int, rem: int) -> int:
     return w
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, leader: int,
            gen: int, left: int, target: int, result: bool, w: int, chosen: int) -> None:
     """Record "score >= target" (``result``) or "score < target" for the trick-start
@@ -617,7 +742,7 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
                              | (gen << 33))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
             tt: np.ndarray, moves: np.ndarray, frames: np.ndarray, stats: np.ndarray,
             players: int, trump: int, misere: bool, root_side: int, gen: int, use_tt: bool,
@@ -706,6 +831,20 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                         stats[34] += 1
                         result = False
                         wres = w_o
+                        continue
+                if misere and nblk == 0:
+                    # Tricks a side cannot avoid when the other side helps it to them.
+                    f_o, wf_o = _forced(hands, players, trump, leader, 1 - root_side, left)
+                    if f_o >= target:
+                        stats[37] += 1
+                        result = True
+                        wres = wf_o
+                        continue
+                    f_r, wf_r = _forced(hands, players, trump, leader, root_side, left)
+                    if left - f_r < target:
+                        stats[38] += 1
+                        result = False
+                        wres = wf_r
                         continue
                 if use_tt:
                     stats[1] += 1
