@@ -300,8 +300,37 @@ def _misere_cases(
     return cases
 
 
+def _few_suit_cases(seed: int, count: int, players: int, tricks: int) -> list[tuple[object, ...]]:
+    """Misère deals from two or three suits at a trick start: voids, hands of nothing but
+    trumps and hands of nothing but top cards are common."""
+    rng = random.Random(seed)
+    cases: list[tuple[object, ...]] = []
+    for i in range(count):
+        suits = rng.sample(range(4), rng.choice((2, 3)))
+        deck = [13 * s + r for s in suits for r in range(13)]
+        rng.shuffle(deck)
+        hands = [0] * players
+        for p in range(players):
+            for c in deck[p * tricks : (p + 1) * tricks]:
+                hands[p] |= 1 << c
+        trump = (None, *suits)[i % (len(suits) + 1)]
+        cases.append((hands, trump, rng.randrange(players), [], False, {}))
+    return cases
+
+
 def test_misere_forced_trick_bounds_match_brute_force() -> None:
     """The misère-only bounds (tricks a side cannot avoid when the other side helps it to
-    them) against plain minimax: four hands at 4-5 tricks, two hands at 5-7."""
+    them) against plain minimax: four hands at 4-5 tricks, two hands at 5-7, and deals from
+    few suits."""
     _check_against_brute(_misere_cases(SEED + 40, 40, 4, 4, 5))
     _check_against_brute(_misere_cases(SEED + 41, 80, 2, 5, 7))
+    _check_against_brute(_few_suit_cases(SEED + 42, 60, 4, 4))
+    _check_against_brute(_few_suit_cases(SEED + 43, 60, 2, 6))
+
+
+def test_misere_a_hand_of_trumps_must_ruff() -> None:
+    # Hearts trump, misère, South (0) leads from AS KS; West (1) holds only trumps and must
+    # ruff the spade, then leads a trump and wins again: North-South take nothing.
+    hands = [(1 << 12) | (1 << 11), (1 << 13) | (1 << 14), (1 << 39) | (1 << 40),
+             (1 << 41) | (1 << 42)]
+    assert solve(hands, 1, 0, [], False) == brute_solve(hands, 1, 0, [], False) == {11: 0, 12: 0}
