@@ -3,16 +3,17 @@ cannot see, consistent with everything its seat has seen (``whist.bots.sampler``
 solving each simulated deal exactly (``whist.solver``): Perfect Information Monte Carlo,
 scored in the deal's points, ties broken by HARD's preference.
 
-German Whist and Plockwhist while the stock lasts: each card is played on in sampled worlds
-(hidden cards and stock order) by HARD to the end of stage 1, and stage 2 is solved exactly
-(``whist.master.stock``).
+Where solving alone cannot reach, the choice is tried in every sampled world and the deal
+played on from it (``whist.master.playout``): the card to play while the stock lasts in
+German Whist and Plockwhist (stage 1 played on by HARD, stage 2 solved exactly), and the
+decisions before play — bids, bottom cards, trump, talon — by playing the deal out.
 
-Where a position is not yet one to solve exactly (Japanese Whist early in its 26 tricks,
-four-hand misère early in the deal), and for the decisions before play (bids, bottom cards,
-trump, talon), HARD's choice stands in for now.
+Japanese Whist early in its 26 tricks and four-hand misère early in the deal are not yet
+positions to solve in the budget: HARD's card stands in there.
 
-``MasterBot(stock_search=False, hard_ties=False)`` is plain PIMC, the baseline MASTER is
-measured against (level ``pimc``): HARD in the stock phase, ties to the first best card.
+``MasterBot(stock_search=False, hard_ties=False, playout_decisions=False)`` is plain PIMC,
+the baseline MASTER is measured against (level ``pimc``): HARD's choice wherever it does
+not solve, ties to the first best card.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from random import Random
 from whist.bots.base import CardPlayer
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
+from whist.bots.medium import MediumBot
 from whist.bots.sampler import World, inference_default
-from whist.core.actions import Action, Bid, Bottom, Take
+from whist.core.actions import Action, Bid, Bottom
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
@@ -76,6 +78,7 @@ class MasterBot(CardPlayer):
         self.hard_ties = hard_ties  # False: the first of the best cards
         self.playout_decisions = playout_decisions  # False: HARD bids, bottoms, talon
         self.hard = HardBot()
+        self.medium: MediumBot | None = None
         self.budget = 1.0
         self.deadline = 0.0
 
@@ -99,7 +102,7 @@ class MasterBot(CardPlayer):
         solving, planned = self.playouts(view, len(choices))
 
         def evaluate(world: World) -> dict[int, float]:
-            return choice_margins(view, world, choices, rng, self.hard, solving)
+            return choice_margins(view, world, choices, rng, self.playout_player(view), solving)
 
         keys = list(range(len(choices)))
         best = self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
@@ -126,7 +129,7 @@ class MasterBot(CardPlayer):
         solving, planned = self.playouts(view, len(cards))
 
         def evaluate(world: World) -> dict[Card, float]:
-            return stock_margins(view, world, cards, rng, self.hard, solving)
+            return stock_margins(view, world, cards, rng, self.playout_player(view), solving)
 
         return self.search(view, cards, rng, evaluate, planned, PLAYOUT_LEAST)
 
@@ -167,22 +170,26 @@ class MasterBot(CardPlayer):
 
         return self.search(view, cards, rng, evaluate, self.worlds(view, left))
 
+    def playout_player(self, view: View) -> CardPlayer:
+        """Who plays the simulated deals on: HARD, but MEDIUM in Japanese Whist, where
+        HARD's own play is a rollout search (0.3 s a deal)."""
+        if view.variant != "japanese":
+            return self.hard
+        if self.medium is None:
+            self.medium = MediumBot()
+        return self.medium
+
     def uses_inference(self, view: View) -> bool:
         return self.inference if self.inference is not None else inference_default(view)
 
 
 def decision_choices(view: View, legal: tuple[Action, ...]) -> list[Action]:
     """The choices worth simulating: for a bid or a bottom card, playing for tricks or not
-    (the card shown for it as HARD picks it); for a talon decision, keep or discard. A
-    Japanese trump choice stays HARD's: HARD's play there thinks by rollouts of its own,
-    far too slow to play deals out with."""
-    first = legal[0]
-    if isinstance(first, Bid | Bottom):
+    (the card shown for it as HARD picks it); every trump suit; keep or discard."""
+    if isinstance(legal[0], Bid | Bottom):
         options = [want_tricks_choice(view, legal, wants) for wants in (True, False)]
         return list(dict.fromkeys(options))
-    if isinstance(first, Take):
-        return list(legal)
-    return []
+    return list(legal)
 
 
 def tricks_left(view: View) -> int:

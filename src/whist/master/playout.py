@@ -4,10 +4,11 @@ end of the deal — or, in German Whist and Plockwhist, to the start of stage 2,
 are all known by then and are solved exactly. The choice with the best average margin in
 the deal's points wins. This is one step of policy improvement over HARD (a rollout
 algorithm): HARD's rule of thumb for this one choice is replaced by what each choice leads
-to when play goes on as HARD would play it.
+to when play goes on as HARD would play it. (Japanese Whist: MEDIUM plays the deals out, as
+HARD's play there is a rollout search of its own, some 0.3 s a deal.)
 
 MASTER uses it for the stock phase (which card to play while the stock lasts) and for the
-decisions before play: bids, bottom cards, talon choices.
+decisions before play: bids, bottom cards, trump, talon choices.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from whist.bots.hard import HardBot, estimated_tricks
+from whist.bots.base import CardPlayer
+from whist.bots.hard import estimated_tricks
 from whist.bots.knowledge import LOW_MODES
 from whist.bots.sampler import World
 from whist.core.actions import Action, Play
@@ -30,6 +32,7 @@ from whist.solver import solve_value
 STAGE_ONE_COST = 0.0015  # seconds per world and choice: HARD through the rest of stage 1
 SOLVE_COST = 0.01  # seconds: stage 2 solved exactly (two hands, 13 tricks; about the mean)
 DEAL_COST = 0.003  # seconds: a four-hand deal played out by HARD
+JAPANESE_COST = 0.006  # seconds: a Japanese Whist deal played out by MEDIUM
 
 
 def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
@@ -57,6 +60,8 @@ def cost(view: View, solving: bool) -> float:
     """Rough seconds to try one choice in one world (the 2-core machine, under load)."""
     if view.players == 4:
         return DEAL_COST
+    if view.variant == "japanese":
+        return JAPANESE_COST
     return STAGE_ONE_COST + (SOLVE_COST if solving else 0.0)
 
 
@@ -65,16 +70,16 @@ def choice_margins(
     world: World,
     choices: Sequence[Action],
     rng: Random,
-    hard: HardBot,
+    player: CardPlayer,
     solving: bool,
 ) -> dict[int, float]:
     """Each choice's margin in this world (keyed by its index): taken now, the deal played
-    on by HARD; stage 2 of a stock game solved exactly (``solving``) or estimated."""
+    on by ``player``; stage 2 of a stock game solved exactly (``solving``) or estimated."""
     values: dict[int, float] = {}
     for index, action in enumerate(choices):
         match = determinize(view, hidden_of(view, world, rng))
         match.apply(action)
-        values[index] = float(play_on(view, match, rng, hard, solving))
+        values[index] = float(play_on(view, match, rng, player, solving))
     return values
 
 
@@ -83,17 +88,17 @@ def stock_margins(
     world: World,
     cards: Sequence[Card],
     rng: Random,
-    hard: HardBot,
+    player: CardPlayer,
     solving: bool,
 ) -> dict[Card, float]:
     """:func:`choice_margins` for cards to play, keyed by card."""
     assert view.seat is not None
     plays = [Play(view.seat, card) for card in cards]
-    values = choice_margins(view, world, plays, rng, hard, solving)
+    values = choice_margins(view, world, plays, rng, player, solving)
     return {card: values[index] for index, card in enumerate(cards)}
 
 
-def play_on(view: View, match: Match, rng: Random, hard: HardBot, solving: bool) -> int:
+def play_on(view: View, match: Match, rng: Random, player: CardPlayer, solving: bool) -> int:
     """The margin of the view's side at the end of the match's current deal, HARD acting
     for every seat (stage 2 of a stock game solved or estimated instead)."""
     deal = match.deal
@@ -103,7 +108,7 @@ def play_on(view: View, match: Match, rng: Random, hard: HardBot, solving: bool)
             return _stage_two(view, deal, solving)
         seat = match.next_seat()
         assert seat is not None
-        match.apply(hard.choose(view_for(match, seat), rng, 0.0))
+        match.apply(player.choose(view_for(match, seat), rng, 0.0))
     return margin(view, deal.won, deal.contract)
 
 
