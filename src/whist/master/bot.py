@@ -38,7 +38,7 @@ SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the 
 FEWEST_EXACT = 8  # four-hand misère: solved exactly from this many tricks left
 JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
 OVERHEAD = 0.0004  # seconds per world besides solving: sampling, weights, bookkeeping
-OVERRUN = 1.0  # the search stops at this multiple of the budget (the server waits 0.5 s more)
+OVERRUN = 0.9  # the search stops at this multiple of the budget: the rest is for the last step
 # Worlds per playout search, whatever the budget: every choice is tried in each world, so
 # even two compare the choices on common ground (a budget-starved search is still cheap).
 PLAYOUT_LEAST = 2
@@ -101,8 +101,9 @@ class MasterBot(CardPlayer):
             return preferred
         solving, planned = self.playouts(view, len(choices))
 
-        def evaluate(world: World) -> dict[int, float]:
-            return choice_margins(view, world, choices, rng, self.playout_player(view), solving)
+        def evaluate(world: World, by: float | None) -> dict[int, float] | None:
+            player = self.playout_player(view)
+            return choice_margins(view, world, choices, rng, player, solving, by)
 
         keys = list(range(len(choices)))
         best = self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
@@ -128,8 +129,9 @@ class MasterBot(CardPlayer):
         stage 2 solved exactly when the budget pays for ``least`` worlds that way."""
         solving, planned = self.playouts(view, len(cards))
 
-        def evaluate(world: World) -> dict[Card, float]:
-            return stock_margins(view, world, cards, rng, self.playout_player(view), solving)
+        def evaluate(world: World, by: float | None) -> dict[Card, float] | None:
+            player = self.playout_player(view)
+            return stock_margins(view, world, cards, rng, player, solving, by)
 
         return self.search(view, cards, rng, evaluate, planned, PLAYOUT_LEAST)
 
@@ -146,7 +148,7 @@ class MasterBot(CardPlayer):
         view: View,
         keys: list[int],
         rng: Random,
-        evaluate: Callable[[World], dict[int, float]],
+        evaluate: Callable[[World, float | None], dict[int, float] | None],
         planned: int,
         least: int | None = None,
     ) -> Tally:
@@ -165,8 +167,8 @@ class MasterBot(CardPlayer):
         left = tricks_left(view)
         table = margins(view, left)
 
-        def evaluate(world: World) -> dict[Card, float]:
-            return solved_margins(view, world, table)
+        def evaluate(world: World, by: float | None) -> dict[Card, float]:
+            return solved_margins(view, world, table)  # one solve: not worth giving up
 
         return self.search(view, cards, rng, evaluate, self.worlds(view, left))
 

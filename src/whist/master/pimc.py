@@ -71,7 +71,7 @@ def run(
     cards: Sequence[Card],
     rng: Random,
     deadline: float,
-    evaluate: Callable[[World], dict[Card, float]],
+    evaluate: Callable[[World, float | None], dict[Card, float] | None],
     *,
     least: int,
     most: int,
@@ -79,11 +79,19 @@ def run(
 ) -> Tally:
     """Draw worlds in batches and evaluate each: ``most`` worlds, fewer only if the deadline
     passes first (never fewer than ``least``). Callers size ``most`` to their budget, so a
-    seed gives the same choice on any machine that keeps to the budget."""
+    seed gives the same choice on any machine that keeps to the budget.
+
+    ``evaluate(world, by)`` gives every candidate's value in the world; once ``least`` worlds
+    are in, it gets the deadline as ``by`` and may give up on a long world at it (``None``):
+    that world is dropped, so every candidate is still judged on the same worlds."""
     tally = Tally(cards)
     while tally.worlds < most:
         for world in sample_worlds(view, rng, min(BATCH, most - tally.worlds), inference=inference):
-            if tally.worlds >= least and time.perf_counter() >= deadline:
+            spare = tally.worlds >= least
+            if spare and time.perf_counter() >= deadline:
                 return tally
-            tally.add(evaluate(world), world.weight)
+            values = evaluate(world, deadline if spare else None)
+            if values is None:
+                return tally
+            tally.add(values, world.weight)
     return tally

@@ -13,6 +13,7 @@ decisions before play: bids, bottom cards, trump, talon choices.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from random import Random
 
@@ -72,11 +73,15 @@ def choice_margins(
     rng: Random,
     player: CardPlayer,
     solving: bool,
-) -> dict[int, float]:
+    by: float | None = None,
+) -> dict[int, float] | None:
     """Each choice's margin in this world (keyed by its index): taken now, the deal played
-    on by ``player``; stage 2 of a stock game solved exactly (``solving``) or estimated."""
+    on by ``player``; stage 2 of a stock game solved exactly (``solving``) or estimated.
+    ``None`` if the clock passes ``by`` before every choice is tried."""
     values: dict[int, float] = {}
     for index, action in enumerate(choices):
+        if by is not None and time.perf_counter() >= by:
+            return None
         match = determinize(view, hidden_of(view, world, rng))
         match.apply(action)
         values[index] = float(play_on(view, match, rng, player, solving))
@@ -90,11 +95,14 @@ def stock_margins(
     rng: Random,
     player: CardPlayer,
     solving: bool,
-) -> dict[Card, float]:
+    by: float | None = None,
+) -> dict[Card, float] | None:
     """:func:`choice_margins` for cards to play, keyed by card."""
     assert view.seat is not None
     plays = [Play(view.seat, card) for card in cards]
-    values = choice_margins(view, world, plays, rng, player, solving)
+    values = choice_margins(view, world, plays, rng, player, solving, by)
+    if values is None:
+        return None
     return {card: values[index] for index, card in enumerate(cards)}
 
 
