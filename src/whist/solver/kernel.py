@@ -33,7 +33,7 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
 tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs, [37..38] misère forced-trick
-cut-offs.
+cut-offs at a trick start and [39] within a trick.
 
 The functions the search runs are compiled with ``_nrt=False`` (numba's own switch, as in its
 ``register_jitable`` example): they allocate nothing, and without it every call that passes an
@@ -800,6 +800,35 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                 frames[0, F_IDX] = 0
                 state = ADVANCE
                 continue
+            if misere and pos > 0 and (target == 1 or target == left):
+                # Misère, a trick under way, and one more trick for one side decides: the
+                # side now winning it (Z) takes it if every hand of the other side still to
+                # play can put on a card that does not beat the winning card (and the other
+                # side wants Z to take tricks, so it will).
+                wbest = 0
+                for i in range(1, pos):
+                    if _beats(trick[left, i], trick[left, wbest], trump):
+                        wbest = i
+                wc = trick[left, wbest]
+                zs = _side((leader + wbest) % players, players)
+                if (zs == root_side) == (target == left):
+                    ws = wc // 13
+                    beaters = (SUIT_BITS << (13 * ws)) & ~((2 << wc) - 1)
+                    if trump >= 0 and ws != trump:
+                        beaters |= SUIT_BITS << (13 * trump)
+                    ducks = True
+                    for j in range(pos, players):
+                        sj = (leader + j) % players
+                        if _side(sj, players) != zs and (
+                            _legal(hands, trick, left, sj, j, blk, nblk) & ~beaters
+                        ) == 0:
+                            ducks = False
+                            break
+                    if ducks:
+                        stats[39] += 1
+                        result = zs != root_side
+                        wres = 1 << wc  # the followers' cards below it: its rank counts
+                        continue
             if pos == 0:
                 ls = _side(leader, players)
                 if nblk == 0 and not misere:
