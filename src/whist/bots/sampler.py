@@ -136,7 +136,8 @@ def _pick(cumulative: list[int], rng: Random) -> int:
     return bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))
 
 
-def _played(view: View) -> Hand:
+def played_mask(view: View) -> Hand:
+    """Every card played so far in the deal, the trick in progress included."""
     mask = 0
     for trick in view.tricks:
         for card in trick.cards:
@@ -215,7 +216,7 @@ class Sampler:
     def _four_hands(self) -> Hand:
         view = self.view
         me = self.seat
-        gone = _played(view) | _mask(view.discards)
+        gone = played_mask(view) | _mask(view.discards)
         voids = [0] * view.players
         for _index, seat, suit in void_events(view):
             voids[seat] |= 1 << suit
@@ -234,7 +235,7 @@ class Sampler:
     def _japanese(self) -> Hand:
         view = self.view
         me = self.seat
-        gone = _played(view) | _mask(view.discards)
+        gone = played_mask(view) | _mask(view.discards)
         pool = FULL_MASK & ~gone
         hand_known = bool(view.tricks)
         voids = [0] * 2
@@ -267,7 +268,7 @@ class Sampler:
         view = self.view
         me = self.seat
         other = 1 - me
-        gone = _played(view) | _mask(view.discards)
+        gone = played_mask(view) | _mask(view.discards)
         self.base[me] = view.hand
         known = _mask(view.shown[other]) & ~gone
         self.base[other] = known

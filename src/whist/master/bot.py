@@ -19,7 +19,7 @@ not solve, ties to the first best card.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from random import Random
 
 from whist.bots.base import CardPlayer
@@ -27,11 +27,11 @@ from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
 from whist.bots.medium import MediumBot
 from whist.bots.sampler import World, inference_default
-from whist.core.actions import Action, Bid, Bottom
+from whist.core.actions import Action, Bid, Bottom, Play
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
-from whist.master.playout import candidates, choice_margins, cost, stock_margins
+from whist.master.playout import candidates, choice_margins, cost
 from whist.master.scoring import margins
 
 SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
@@ -99,41 +99,36 @@ class MasterBot(CardPlayer):
         choices = decision_choices(view, legal) if self.playout_decisions else []
         if len(choices) < 2:
             return preferred
-        solving, planned = self.playouts(view, len(choices))
-
-        def evaluate(world: World, by: float | None) -> dict[int, float] | None:
-            player = self.playout_player(view)
-            return choice_margins(view, world, choices, rng, player, solving, by)
-
-        keys = list(range(len(choices)))
-        best = self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
-        tied = [choices[i] for i in best]
+        tied = [choices[i] for i in self.playout_best(view, choices, rng)]
         return preferred if self.hard_ties and preferred in tied else tied[0]
 
     def play(self, view: View, cards: list[Card], rng: Random) -> Card:
         if view.stage == 1 and self.stock_search:
-            tally = self.stock_tally(view, candidates(view, cards), rng)
+            # While the stock lasts: each candidate played on to the end of stage 1.
+            assert view.seat is not None
+            kept = candidates(view, cards)
+            plays = [Play(view.seat, card) for card in kept]
+            best = [kept[i] for i in self.playout_best(view, plays, rng)]
         elif solvable(view):
-            tally = self.tally(view, cards, rng)
+            best = self.tally(view, cards, rng).best()
         else:
             return self.hard.play(view, cards, rng)
-        best = tally.best()
         if len(best) == 1 or not self.hard_ties:
             return best[0]
         preferred = self.hard.play(view, best, rng)
         # HARD's exact stage-2 endings choose from the whole hand: keep to the tied cards.
         return preferred if preferred in best else best[0]
 
-    def stock_tally(self, view: View, cards: list[Card], rng: Random) -> Tally:
-        """The stock phase: every candidate played on in each world to the end of stage 1,
-        stage 2 solved exactly when the budget pays for ``least`` worlds that way."""
-        solving, planned = self.playouts(view, len(cards))
+    def playout_best(self, view: View, choices: Sequence[Action], rng: Random) -> list[int]:
+        """The indices of the best ``choices`` by playouts in sampled worlds."""
+        solving, planned = self.playouts(view, len(choices))
+        player = self.playout_player(view)
 
-        def evaluate(world: World, by: float | None) -> dict[Card, float] | None:
-            player = self.playout_player(view)
-            return stock_margins(view, world, cards, rng, player, solving, by)
+        def evaluate(world: World, by: float | None) -> dict[int, float] | None:
+            return choice_margins(view, world, choices, rng, player, solving, by)
 
-        return self.search(view, cards, rng, evaluate, planned, PLAYOUT_LEAST)
+        keys = list(range(len(choices)))
+        return self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
 
     def playouts(self, view: View, choices: int) -> tuple[bool, int]:
         """Whether stage 2 of a stock game is solved exactly in playouts (when the budget

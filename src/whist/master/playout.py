@@ -20,8 +20,8 @@ from random import Random
 from whist.bots.base import CardPlayer
 from whist.bots.hard import estimated_tricks
 from whist.bots.knowledge import LOW_MODES
-from whist.bots.sampler import World
-from whist.core.actions import Action, Play
+from whist.bots.sampler import World, played_mask
+from whist.core.actions import Action
 from whist.core.cards import SUIT_MASK, Card, Hand
 from whist.core.match import Match
 from whist.core.state import Deal
@@ -40,13 +40,7 @@ def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
     """One card of each run of touching cards: two cards of a suit with no card between
     them that is still out of this hand (in the other hand, the stock or the upcard) do the
     same in every trick to come. The lowest of a run stands for it."""
-    played = 0
-    for trick in view.tricks:
-        for card in trick.cards:
-            played |= 1 << card
-    for card in view.trick:
-        played |= 1 << card
-    outside = ~(view.hand | played)
+    outside = ~(view.hand | played_mask(view))
     kept: list[Card] = []
     for card in sorted(cards):
         if kept and kept[-1] // 13 == card // 13:
@@ -86,24 +80,6 @@ def choice_margins(
         match.apply(action)
         values[index] = float(play_on(view, match, rng, player, solving))
     return values
-
-
-def stock_margins(
-    view: View,
-    world: World,
-    cards: Sequence[Card],
-    rng: Random,
-    player: CardPlayer,
-    solving: bool,
-    by: float | None = None,
-) -> dict[Card, float] | None:
-    """:func:`choice_margins` for cards to play, keyed by card."""
-    assert view.seat is not None
-    plays = [Play(view.seat, card) for card in cards]
-    values = choice_margins(view, world, plays, rng, player, solving, by)
-    if values is None:
-        return None
-    return {card: values[index] for index, card in enumerate(cards)}
 
 
 def play_on(view: View, match: Match, rng: Random, player: CardPlayer, solving: bool) -> int:
