@@ -42,8 +42,20 @@ array pays an atomic reference-count increment and decrement, a third of the sea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import numba
 import numpy as np
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _njit_no_refcount(fn: _F) -> _F:
+    """``numba.njit(cache=True)`` without reference counting, for code that allocates
+    nothing (see the module docstring)."""
+    return numba.njit(cache=True, _nrt=False)(fn)  # type: ignore[call-overload, no-any-return]
+
 
 # Tables over 13-bit suit holdings.
 _POP = np.zeros(8192, dtype=np.int64)
@@ -91,7 +103,7 @@ def _low_card(mask: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _blocked(hand: int, blk: np.ndarray, nblk: int) -> int:
     """Cards of ``hand`` that cannot be played yet (their up card is still in ``hand``)."""
     out = 0
@@ -103,7 +115,7 @@ def _blocked(hand: int, blk: np.ndarray, nblk: int) -> int:
     return out
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
     """Cards of ``hand`` in a pending blocker pair: never merged into an equivalent sequence."""
     out = 0
@@ -115,7 +127,7 @@ def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
     return out
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _legal(hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int,
            blk: np.ndarray, nblk: int) -> int:
     """``trick[row]``: the cards of the current trick."""
@@ -202,7 +214,7 @@ def _cover_merged(w: int, merged: int, hand: int, rem: int) -> int:
     return w
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _shape(hands: np.ndarray, players: int) -> int:
     """Suit lengths of every hand, 4 bits each: the part of a table key that is exact."""
     out = 0
@@ -212,7 +224,7 @@ def _shape(hands: np.ndarray, players: int) -> int:
     return out
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _owners(hands: np.ndarray, players: int, s: int) -> int:
     """Owners (2 bits each) of the cards of suit ``s`` in play, highest card first (in the
     most significant place)."""
@@ -256,7 +268,7 @@ def _top_run(mine: int, rem: int) -> int:
     return int(_POP[mine >> (_HIGH[others] + 1)])
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
                  side: int) -> tuple[int, int]:
     """Tricks ``side`` cannot fail to take: each trump of one of its hands that beats every
@@ -281,7 +293,7 @@ def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
     return best, _nth_card(rem, trump, _POP[_suit_bits(rem, trump) >> above])
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _quick_tricks(hands: np.ndarray, players: int, trump: int, rem: int,
                   leader: int) -> tuple[int, int]:
     """Tricks the leader can cash at once from the top (a sound lower bound for its side),
@@ -353,7 +365,7 @@ def _only_trumps(hand: int, trump: int) -> bool:
     return trump >= 0 and (hand & ~(SUIT_BITS << (13 * trump))) == 0
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _forced(hands: np.ndarray, players: int, trump: int, leader: int, side: int,
             left: int) -> tuple[int, int]:
     """Misère, at a trick start: tricks ``side`` (X) takes however it plays, when the other
@@ -465,7 +477,7 @@ def _forced(hands: np.ndarray, players: int, trump: int, leader: int, side: int,
     return 0, 0
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: int,
            after: int) -> bool:
     """Does card ``c`` (now winning the trick) beat whatever the ``after`` opponents of
@@ -487,7 +499,7 @@ def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: 
     return True
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _order(cands: int, hands: np.ndarray, trick: np.ndarray, row: int, players: int, trump: int,
            misere: bool, seat: int, pos: int, rem: int, best_card: int,
            out: np.ndarray, ply: int) -> int:
@@ -627,7 +639,7 @@ def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
     return h & (nbuckets - 1)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _signature(hands: np.ndarray, players: int, rem: int, left: int) -> int:
     """Owners of the top MIN_DEPTH cards of each suit: every entry is that exact at least,
     so they can pick the bucket (the shape alone crowds too many positions into one)."""
@@ -641,7 +653,7 @@ def _signature(hands: np.ndarray, players: int, rem: int, left: int) -> int:
     return sig
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _tops(hands: np.ndarray, players: int, rem: int, depths: int) -> tuple[int, int]:
     """The owners of the top ``depth[s]`` cards of each suit, packed 26 bits a suit."""
     t01 = 0
@@ -680,7 +692,7 @@ def _depth_cards(depths: int, rem: int) -> int:
     return w
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, leader: int,
            gen: int, left: int, target: int, result: bool, w: int, chosen: int) -> None:
     """Record "score >= target" (``result``) or "score < target" for the trick-start
@@ -742,7 +754,7 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
                              | (gen << 33))
 
 
-@numba.njit(cache=True, _nrt=False)
+@_njit_no_refcount
 def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
             tt: np.ndarray, moves: np.ndarray, frames: np.ndarray, stats: np.ndarray,
             players: int, trump: int, misere: bool, root_side: int, gen: int, use_tt: bool,
