@@ -49,8 +49,7 @@ def deal_position(
 
 
 # How many DDS positions per number of tricks left (1,016 in all).
-DDS_PLAN = {3: 150, 4: 160, 5: 160, 6: 130, 7: 110, 8: 100, 9: 70, 10: 60, 11: 40, 12: 20,
-            13: 16}
+DDS_PLAN = {3: 150, 4: 160, 5: 160, 6: 130, 7: 110, 8: 100, 9: 70, 10: 60, 11: 40, 12: 20, 13: 16}
 
 
 def dds_positions(tricks: int) -> list[tuple[list[int], int | None, int, list[int]]]:
@@ -104,8 +103,14 @@ def test_dds_adapter_counts_for_the_side_to_act() -> None:
 
 
 # ------------------------------------------------------------- 2. against brute force
-def brute_cases(seed: int, count: int, players: int, max_tricks: int,
-                blockers: bool = False, min_tricks: int = 1) -> list[tuple[object, ...]]:
+def brute_cases(
+    seed: int,
+    count: int,
+    players: int,
+    max_tricks: int,
+    blockers: bool = False,
+    min_tricks: int = 1,
+) -> list[tuple[object, ...]]:
     rng = random.Random(seed)
     cases: list[tuple[object, ...]] = []
     for i in range(count):
@@ -210,8 +215,12 @@ def test_blockers_change_the_result() -> None:
 def test_misere_prefers_ducking() -> None:
     # Four hands, two tricks, no trump; seat 0 leads AS or 2H, East-West hold small cards
     # and West the 5H 6H: leading the 2H loses it and then the AS is thrown on a heart.
-    hands = [(1 << 12) | (1 << 13), (1 << 0) | (1 << 14), (1 << 1) | (1 << 15),
-             (1 << 16) | (1 << 17)]
+    hands = [
+        (1 << 12) | (1 << 13),
+        (1 << 0) | (1 << 14),
+        (1 << 1) | (1 << 15),
+        (1 << 16) | (1 << 17),
+    ]
     most = solve(hands, None, 0, [], True)
     low = solve(hands, None, 0, [], False)
     assert most == brute_solve(hands, None, 0, [], True)
@@ -267,8 +276,14 @@ def test_position_helpers() -> None:
         ([0, 0, 0, 0], None, 0, [], None, "no cards"),
         ([0, 2, 4, 8], None, 0, [60], None, "not a card"),
         # Seat 1 threw a heart on a spade lead while holding a spade.
-        ([1 << 5, 1 << 6, 1 << 7 | 1 << 21, 1 << 8 | 1 << 22], None, 0,
-         [0, 13], None, "could follow"),
+        (
+            [1 << 5, 1 << 6, 1 << 7 | 1 << 21, 1 << 8 | 1 << 22],
+            None,
+            0,
+            [0, 13],
+            None,
+            "could follow",
+        ),
         ([3, 12], None, 0, [], {0: 2}, "different hands"),
         ([3, 12], None, 0, [], {0: 1, 1: 0}, "cycle"),
         ([3, 12], None, 0, [], {0: 0}, "itself"),
@@ -331,6 +346,10 @@ def test_misere_forced_trick_bounds_match_brute_force() -> None:
 def test_misere_a_hand_of_trumps_must_ruff() -> None:
     # Hearts trump, misère, South (0) leads from AS KS; West (1) holds only trumps and must
     # ruff the spade, then leads a trump and wins again: North-South take nothing.
-    hands = [(1 << 12) | (1 << 11), (1 << 13) | (1 << 14), (1 << 39) | (1 << 40),
-             (1 << 41) | (1 << 42)]
+    hands = [
+        (1 << 12) | (1 << 11),
+        (1 << 13) | (1 << 14),
+        (1 << 39) | (1 << 40),
+        (1 << 41) | (1 << 42),
+    ]
     assert solve(hands, 1, 0, [], False) == brute_solve(hands, 1, 0, [], False) == {11: 0, 12: 0}

@@ -128,8 +128,9 @@ def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
 
 
 @_njit_no_refcount
-def _legal(hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int,
-           blk: np.ndarray, nblk: int) -> int:
+def _legal(
+    hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int, blk: np.ndarray, nblk: int
+) -> int:
     """``trick[row]``: the cards of the current trick."""
     hand = hands[seat]
     if nblk > 0:
@@ -269,8 +270,9 @@ def _top_run(mine: int, rem: int) -> int:
 
 
 @_njit_no_refcount
-def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
-                 side: int) -> tuple[int, int]:
+def _sure_trumps(
+    hands: np.ndarray, players: int, trump: int, rem: int, side: int
+) -> tuple[int, int]:
     """Tricks ``side`` cannot fail to take: each trump of one of its hands that beats every
     trump of the other side wins the trick it is played to (and every card gets played);
     and the cards that bound depends on."""
@@ -294,8 +296,9 @@ def _sure_trumps(hands: np.ndarray, players: int, trump: int, rem: int,
 
 
 @_njit_no_refcount
-def _quick_tricks(hands: np.ndarray, players: int, trump: int, rem: int,
-                  leader: int) -> tuple[int, int]:
+def _quick_tricks(
+    hands: np.ndarray, players: int, trump: int, rem: int, leader: int
+) -> tuple[int, int]:
     """Tricks the leader can cash at once from the top (a sound lower bound for its side),
     and the cards that count depends on (the lowest winner counted in each suit)."""
     hand = hands[leader]
@@ -352,8 +355,15 @@ def _quick_tricks(hands: np.ndarray, players: int, trump: int, rem: int,
                 wp |= _nth_card(rem, s, k)
                 if _suit_bits(hand, s) != 0:
                     entry = True
-        if entry and _POP[_suit_bits(partner, 0)] + _POP[_suit_bits(partner, 1)] + _POP[
-                _suit_bits(partner, 2)] + _POP[_suit_bits(partner, 3)] - runs >= total:
+        if (
+            entry
+            and _POP[_suit_bits(partner, 0)]
+            + _POP[_suit_bits(partner, 1)]
+            + _POP[_suit_bits(partner, 2)]
+            + _POP[_suit_bits(partner, 3)]
+            - runs
+            >= total
+        ):
             total += runs
             w |= wp
     return total, w
@@ -366,8 +376,9 @@ def _only_trumps(hand: int, trump: int) -> bool:
 
 
 @_njit_no_refcount
-def _forced(hands: np.ndarray, players: int, trump: int, leader: int, side: int,
-            left: int) -> tuple[int, int]:
+def _forced(
+    hands: np.ndarray, players: int, trump: int, leader: int, side: int, left: int
+) -> tuple[int, int]:
     """Misère, at a trick start: tricks ``side`` (X) takes however it plays, when the other
     side (Y) plays to make it take them; and the cards that count depends on.  Both sides
     want to lose tricks, so this is a lower bound on X's tricks.  Returns ``left`` when X
@@ -478,8 +489,9 @@ def _forced(hands: np.ndarray, players: int, trump: int, leader: int, side: int,
 
 
 @_njit_no_refcount
-def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: int,
-           after: int) -> bool:
+def _holds(
+    c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: int, after: int
+) -> bool:
     """Does card ``c`` (now winning the trick) beat whatever the ``after`` opponents of
     ``seat`` still to play can put on it?"""
     side = _side(seat, players)
@@ -500,9 +512,21 @@ def _holds(c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: 
 
 
 @_njit_no_refcount
-def _order(cands: int, hands: np.ndarray, trick: np.ndarray, row: int, players: int, trump: int,
-           misere: bool, seat: int, pos: int, rem: int, best_card: int,
-           out: np.ndarray, ply: int) -> int:
+def _order(
+    cands: int,
+    hands: np.ndarray,
+    trick: np.ndarray,
+    row: int,
+    players: int,
+    trump: int,
+    misere: bool,
+    seat: int,
+    pos: int,
+    rem: int,
+    best_card: int,
+    out: np.ndarray,
+    ply: int,
+) -> int:
     """Write the candidate cards of ``seat`` to ``out[ply, :n]`` best first (their sort keys
     go to ``out[ply, MAX_MOVES:]``); return ``n``."""
     n = 0
@@ -606,8 +630,9 @@ def _order(cands: int, hands: np.ndarray, trick: np.ndarray, row: int, players: 
 
 
 # Fields of a search frame (one row of ``frames`` per depth).
-(F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW,
- F_MERGED) = range(12)
+(F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW, F_MERGED) = (
+    range(12)
+)
 N_FIELDS = 12
 MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
@@ -693,8 +718,19 @@ def _depth_cards(depths: int, rem: int) -> int:
 
 
 @_njit_no_refcount
-def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, leader: int,
-           gen: int, left: int, target: int, result: bool, w: int, chosen: int) -> None:
+def _store(
+    tt: np.ndarray,
+    hands: np.ndarray,
+    players: int,
+    absolute: bool,
+    leader: int,
+    gen: int,
+    left: int,
+    target: int,
+    result: bool,
+    w: int,
+    chosen: int,
+) -> None:
     """Record "score >= target" (``result``) or "score < target" for the trick-start
     position in ``hands``, valid down to the winning ranks ``w``."""
     rem = 0
@@ -709,8 +745,9 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
         shape = _shape(hands, players)
         depths = _depths(w, rem, left)
         t01, t23 = _tops(hands, players, rem, depths)
-    b = _bucket(shape, leader, t01 if absolute else _signature(hands, players, rem, left),
-                tt.shape[0])
+    b = _bucket(
+        shape, leader, t01 if absolute else _signature(hands, players, rem, left), tt.shape[0]
+    )
     victim = -1
     victim_left = 99
     for e in range(TT_WAYS):
@@ -719,9 +756,13 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
             # a bucket fills from the front within a search: the rest is free too
             victim = e
             break
-        if (tt[b, E_SHAPE, e] == shape and ((info >> 10) & 3) == leader
-                and ((info >> 12) & 0xFFFF) == depths and tt[b, E_TOP01, e] == t01
-                and tt[b, E_TOP23, e] == t23):
+        if (
+            tt[b, E_SHAPE, e] == shape
+            and ((info >> 10) & 3) == leader
+            and ((info >> 12) & 0xFFFF) == depths
+            and tt[b, E_TOP01, e] == t01
+            and tt[b, E_TOP23, e] == t23
+        ):
             victim = e
             break
         eleft = (info >> 28) & 0x1F
@@ -729,9 +770,14 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
             victim = e
             victim_left = eleft
     info = tt[b, E_INFO, victim]
-    if ((info >> 33) == gen and tt[b, E_SHAPE, victim] == shape
-            and ((info >> 10) & 3) == leader and ((info >> 12) & 0xFFFF) == depths
-            and tt[b, E_TOP01, victim] == t01 and tt[b, E_TOP23, victim] == t23):
+    if (
+        (info >> 33) == gen
+        and tt[b, E_SHAPE, victim] == shape
+        and ((info >> 10) & 3) == leader
+        and ((info >> 12) & 0xFFFF) == depths
+        and tt[b, E_TOP01, victim] == t01
+        and tt[b, E_TOP23, victim] == t23
+    ):
         lo = info & 0x1F
         hi = (info >> 5) & 0x1F
     else:
@@ -750,16 +796,34 @@ def _store(tt: np.ndarray, hands: np.ndarray, players: int, absolute: bool, lead
     tt[b, E_SHAPE, victim] = shape
     tt[b, E_TOP01, victim] = t01
     tt[b, E_TOP23, victim] = t23
-    tt[b, E_INFO, victim] = (lo | (hi << 5) | (leader << 10) | (depths << 12) | (left << 28)
-                             | (gen << 33))
+    tt[b, E_INFO, victim] = (
+        lo | (hi << 5) | (leader << 10) | (depths << 12) | (left << 28) | (gen << 33)
+    )
 
 
 @_njit_no_refcount
-def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
-            tt: np.ndarray, moves: np.ndarray, frames: np.ndarray, stats: np.ndarray,
-            players: int, trump: int, misere: bool, root_side: int, gen: int, use_tt: bool,
-            absolute: bool, leader0: int, pos0: int, left0: int, target0: int,
-            only: int) -> bool:
+def _search(
+    hands: np.ndarray,
+    trick: np.ndarray,
+    blk: np.ndarray,
+    nblk: int,
+    tt: np.ndarray,
+    moves: np.ndarray,
+    frames: np.ndarray,
+    stats: np.ndarray,
+    players: int,
+    trump: int,
+    misere: bool,
+    root_side: int,
+    gen: int,
+    use_tt: bool,
+    absolute: bool,
+    leader0: int,
+    pos0: int,
+    left0: int,
+    target0: int,
+    only: int,
+) -> bool:
     """Can the root side reach ``score >= target0`` over the ``left0`` tricks from here (the
     current trick, ``trick[left0]``, has ``pos0`` cards), when the seat to act plays
     ``only`` (or any card if ``only < 0``)?
@@ -831,9 +895,10 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                     ducks = True
                     for j in range(pos, players):
                         sj = (leader + j) % players
-                        if _side(sj, players) != zs and (
-                            _legal(hands, trick, left, sj, j, blk, nblk) & ~beaters
-                        ) == 0:
+                        if (
+                            _side(sj, players) != zs
+                            and (_legal(hands, trick, left, sj, j, blk, nblk) & ~beaters) == 0
+                        ):
                             ducks = False
                             break
                     if ducks:
@@ -890,9 +955,12 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                 if use_tt:
                     stats[1] += 1
                     shape = hands[0] if absolute else _shape(hands, players)
-                    b = _bucket(shape, leader,
-                                hands[1] if absolute else _signature(hands, players, rem, left),
-                                nbuckets)
+                    b = _bucket(
+                        shape,
+                        leader,
+                        hands[1] if absolute else _signature(hands, players, rem, left),
+                        nbuckets,
+                    )
                     frames[d, F_SLOT] = b
                     o0 = -1
                     o1 = -1
@@ -964,8 +1032,21 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
             cands = _representatives(legal, hand, rem | table, invol)
             frames[d, F_MERGED] = _merged(cands, legal & ~invol, rem | table)
-            frames[d, F_CNT] = _order(cands, hands, trick, left, players, trump, misere, seat,
-                                      pos, rem | table, best_card, moves, d)
+            frames[d, F_CNT] = _order(
+                cands,
+                hands,
+                trick,
+                left,
+                players,
+                trump,
+                misere,
+                seat,
+                pos,
+                rem | table,
+                best_card,
+                moves,
+                d,
+            )
             frames[d, F_IDX] = 0
             state = ADVANCE
         elif state == ADVANCE:
@@ -982,11 +1063,23 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                         inplay |= hands[h]
                     for j in range(pos):
                         inplay |= 1 << trick[left, j]
-                    wres = _cover_merged(wres, frames[d, F_MERGED], hands[frames[d, F_SEAT]],
-                                         inplay)
+                    wres = _cover_merged(
+                        wres, frames[d, F_MERGED], hands[frames[d, F_SEAT]], inplay
+                    )
                 if frames[d, F_SLOT] >= 0:
-                    _store(tt, hands, players, absolute, frames[d, F_LEADER], gen,
-                           frames[d, F_LEFT], frames[d, F_TARGET], result, wres, -1)
+                    _store(
+                        tt,
+                        hands,
+                        players,
+                        absolute,
+                        frames[d, F_LEADER],
+                        gen,
+                        frames[d, F_LEFT],
+                        frames[d, F_TARGET],
+                        result,
+                        wres,
+                        -1,
+                    )
                 state = RETURN
                 continue
             c = moves[d, i]
@@ -1037,8 +1130,19 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
                 stats[2 + frames[d, F_POS]] += 1
                 stats[6 + frames[d, F_POS]] += frames[d, F_IDX]
                 if frames[d, F_SLOT] >= 0:
-                    _store(tt, hands, players, absolute, frames[d, F_LEADER], gen,
-                           frames[d, F_LEFT], frames[d, F_TARGET], result, wres, c)
+                    _store(
+                        tt,
+                        hands,
+                        players,
+                        absolute,
+                        frames[d, F_LEADER],
+                        gen,
+                        frames[d, F_LEFT],
+                        frames[d, F_TARGET],
+                        result,
+                        wres,
+                        c,
+                    )
                 state = RETURN
             else:
                 frames[d, F_W] |= wres | frames[d, F_TW]
@@ -1052,10 +1156,22 @@ def _search(hands: np.ndarray, trick: np.ndarray, blk: np.ndarray, nblk: int,
 
 
 @numba.njit(cache=True)
-def solve_kernel(hands_in: np.ndarray, trick_in: np.ndarray, ntrick: int, players: int,
-                 trump: int, leader: int, misere: bool, blk: np.ndarray, nblk: int,
-                 tt: np.ndarray, gen: int, use_tt: bool, out: np.ndarray,
-                 stats: np.ndarray) -> int:
+def solve_kernel(
+    hands_in: np.ndarray,
+    trick_in: np.ndarray,
+    ntrick: int,
+    players: int,
+    trump: int,
+    leader: int,
+    misere: bool,
+    blk: np.ndarray,
+    nblk: int,
+    tt: np.ndarray,
+    gen: int,
+    use_tt: bool,
+    out: np.ndarray,
+    stats: np.ndarray,
+) -> int:
     """Fill ``out[card]`` with the tricks of the side to act for each legal card (others
     -1).  Returns the number of tricks left (current trick included)."""
     hands = hands_in.copy()
@@ -1086,8 +1202,21 @@ def solve_kernel(hands_in: np.ndarray, trick_in: np.ndarray, ntrick: int, player
     legal = _legal(hands, trick, left, seat, ntrick, blk, nblk)
     invol = _involved(hand, blk, nblk) if nblk > 0 else 0
     reps = _representatives(legal, hand, rem | table, invol)
-    cnt = _order(reps, hands, trick, left, players, trump, misere, seat, ntrick, rem | table,
-                 -1, moves, ROOT_ROW)
+    cnt = _order(
+        reps,
+        hands,
+        trick,
+        left,
+        players,
+        trump,
+        misere,
+        seat,
+        ntrick,
+        rem | table,
+        -1,
+        moves,
+        ROOT_ROW,
+    )
     root_moves = moves[ROOT_ROW, :cnt].copy()
     # The position's value first (any card), by bisection on null-window tests ...
     lo = 0
@@ -1095,8 +1224,28 @@ def solve_kernel(hands_in: np.ndarray, trick_in: np.ndarray, ntrick: int, player
     only = root_moves[0] if cnt == 1 else -1
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _search(hands, trick, blk, nblk, tt, moves, frames, stats, players, trump, misere,
-                   root_side, gen, use_tt, absolute, leader, ntrick, left, mid, only):
+        if _search(
+            hands,
+            trick,
+            blk,
+            nblk,
+            tt,
+            moves,
+            frames,
+            stats,
+            players,
+            trump,
+            misere,
+            root_side,
+            gen,
+            use_tt,
+            absolute,
+            leader,
+            ntrick,
+            left,
+            mid,
+            only,
+        ):
             lo = mid
         else:
             hi = mid - 1
@@ -1106,9 +1255,28 @@ def solve_kernel(hands_in: np.ndarray, trick_in: np.ndarray, ntrick: int, player
         c = root_moves[i]
         v = best
         if cnt > 1:
-            while v > 0 and not _search(hands, trick, blk, nblk, tt, moves, frames, stats,
-                                        players, trump, misere, root_side, gen, use_tt,
-                                        absolute, leader, ntrick, left, v, c):
+            while v > 0 and not _search(
+                hands,
+                trick,
+                blk,
+                nblk,
+                tt,
+                moves,
+                frames,
+                stats,
+                players,
+                trump,
+                misere,
+                root_side,
+                gen,
+                use_tt,
+                absolute,
+                leader,
+                ntrick,
+                left,
+                v,
+                c,
+            ):
                 v -= 1
         out[c] = v if not misere else left - v
     # Equivalent cards share their representative's value.
