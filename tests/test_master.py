@@ -11,12 +11,12 @@ from helpers import OPTION_SETS, Case, counted_tricks, drive, expected_points, s
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
 from whist.bots.sampler import sample_worlds
-from whist.core.actions import Play
+from whist.core.actions import Bid, Play
 from whist.core.state import Phase
 from whist.core.views import View, view_for
 from whist.master.bot import MasterBot, decision_choices, tricks_left
 from whist.master.determinize import determinize, hidden_of
-from whist.master.playout import candidates, choice_margins, play_on
+from whist.master.playout import FEWEST_EXACT, candidates, choice_margins, play_on
 from whist.master.scoring import margins
 from whist.solver import solve
 from whist.variants import new_match
@@ -139,3 +139,37 @@ def test_master_bids_by_simulation_for_tricks_with_the_top_cards(variant: str) -
             totals[index] += value
     assert totals[0] / 8 > totals[1] / 8 + 2
     assert MasterBot(least=4, most=8).choose(view, Random(0), 0.2) == choices[0]
+
+
+def test_a_four_hand_misere_playout_solves_the_last_eight_tricks_as_perfect_play_scores() -> None:
+    """Minnesota low: a playout from trick 1 hands over to the misère solver at eight tricks
+    left; playing those tricks out with every seat taking the solver's best card (fewest
+    tricks for its side) scores exactly that margin."""
+    hard = HardBot()
+    for seed in range(3):
+        rng = Random(seed)
+        match = new_match("minnesota", {})
+        match.start_deal(shuffled_deck(rng), seed % 4)
+        for seat in range(4):
+            match.apply(Bid(seat, "low"))
+        seat = match.next_seat()
+        assert seat is not None
+        view = view_for(match, seat)
+        (world,) = sample_worlds(view, rng, 1)
+        twin = determinize(view, hidden_of(view, world, Random(0)))
+        solved = play_on(
+            view, determinize(view, hidden_of(view, world, Random(0))), Random(1), hard, True
+        )
+        deal = twin.deal
+        assert deal is not None
+        while deal.hands[deal.leader].bit_count() > FEWEST_EXACT or deal.trick:
+            turn = twin.next_seat()
+            assert turn is not None
+            twin.apply(hard.choose(view_for(twin, turn), Random(1), 0.0))
+        while not deal.complete:
+            turn = twin.next_seat()
+            assert turn is not None
+            tricks = solve(deal.hands, deal.trump, deal.leader, deal.trick, False)
+            twin.apply(Play(turn, min(tricks, key=lambda card: (tricks[card], card))))
+        points = expected_points(twin, deal)
+        assert solved == points[seat % 2] - points[1 - seat % 2]

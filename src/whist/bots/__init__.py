@@ -33,7 +33,7 @@ def make_bot(level: str) -> Bot:
             return MasterBot(
                 inference=False,
                 level=key,
-                stock_search=False,
+                playout_search=False,
                 hard_ties=False,
                 playout_decisions=False,
             )

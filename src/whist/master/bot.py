@@ -4,14 +4,15 @@ solving each simulated deal exactly (``whist.solver``): Perfect Information Mont
 scored in the deal's points, ties broken by HARD's preference.
 
 Where solving alone cannot reach, the choice is tried in every sampled world and the deal
-played on from it (``whist.master.playout``): the card to play while the stock lasts in
-German Whist and Plockwhist (stage 1 played on by HARD, stage 2 solved exactly), and the
-decisions before play — bids, bottom cards, trump, talon — by playing the deal out.
+played on from it by HARD to where solving can take over (``whist.master.playout``): the
+card to play while the stock lasts in German Whist and Plockwhist (stage 2 solved), and in
+four-hand misère before ``FEWEST_EXACT`` tricks are left; and the decisions before play —
+bids, bottom cards, trump, talon.
 
-Japanese Whist early in its 26 tricks and four-hand misère early in the deal are not yet
-positions to solve in the budget: HARD's card stands in there.
+Japanese Whist early in its 26 tricks is not yet a position to solve in the budget: HARD's
+card stands in there.
 
-``MasterBot(stock_search=False, hard_ties=False, playout_decisions=False)`` is plain PIMC,
+``MasterBot(playout_search=False, hard_ties=False, playout_decisions=False)`` is plain PIMC,
 the baseline MASTER is measured against (level ``pimc``): HARD's choice wherever it does
 not solve, ties to the first best card.
 """
@@ -31,11 +32,10 @@ from whist.core.actions import Action, Bid, Bottom, Play
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
-from whist.master.playout import candidates, choice_margins, cost
+from whist.master.playout import FEWEST_EXACT, candidates, choice_margins, cost
 from whist.master.scoring import margins
 
 SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
-FEWEST_EXACT = 8  # four-hand misère: solved exactly from this many tricks left
 JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
 OVERHEAD = 0.0004  # seconds per world besides solving: sampling, weights, bookkeeping
 OVERRUN = 0.9  # the search stops at this multiple of the budget: the rest is for the last step
@@ -66,7 +66,7 @@ class MasterBot(CardPlayer):
         most: int = 200,
         inference: bool | None = None,
         level: str = "master",
-        stock_search: bool = True,
+        playout_search: bool = True,
         hard_ties: bool = True,
         playout_decisions: bool = True,
     ) -> None:
@@ -74,7 +74,8 @@ class MasterBot(CardPlayer):
         self.least = least  # worlds per decision, whatever the budget
         self.most = most  # worlds per decision at most
         self.inference = inference  # None: as calibrated (sampler.INFERENCE)
-        self.stock_search = stock_search  # False: HARD plays the stock phase
+        # False: HARD plays where solving cannot reach yet (the stock phase, early misère)
+        self.playout_search = playout_search
         self.hard_ties = hard_ties  # False: the first of the best cards
         self.playout_decisions = playout_decisions  # False: HARD bids, bottoms, talon
         self.hard = HardBot()
@@ -103,8 +104,9 @@ class MasterBot(CardPlayer):
         return preferred if self.hard_ties and preferred in tied else tied[0]
 
     def play(self, view: View, cards: list[Card], rng: Random) -> Card:
-        if view.stage == 1 and self.stock_search:
-            # While the stock lasts: each candidate played on to the end of stage 1.
+        if self.playout_search and (view.stage == 1 or view.players == 4) and not solvable(view):
+            # While the stock lasts, and in four-hand misère before it can be solved: each
+            # candidate played on to where solving can take over.
             assert view.seat is not None
             kept = candidates(view, cards)
             plays = [Play(view.seat, card) for card in kept]
@@ -131,8 +133,9 @@ class MasterBot(CardPlayer):
         return self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
 
     def playouts(self, view: View, choices: int) -> tuple[bool, int]:
-        """Whether stage 2 of a stock game is solved exactly in playouts (when the budget
-        pays for ``least`` worlds that way), and how many worlds to play out."""
+        """Whether playouts end in an exact solve (when the budget pays for ``least`` worlds
+        that way; else a stock game's stage 2 is estimated and four hands are played out),
+        and how many worlds to play out."""
         exact = SHARE * self.budget / (choices * cost(view, True) + OVERHEAD)
         rough = SHARE * self.budget / (choices * cost(view, False) + OVERHEAD)
         solving = exact >= self.least

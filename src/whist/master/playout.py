@@ -24,15 +24,17 @@ from whist.bots.sampler import World, played_mask
 from whist.core.actions import Action
 from whist.core.cards import SUIT_MASK, Card, Hand
 from whist.core.match import Match
-from whist.core.state import Deal
+from whist.core.state import Deal, Phase
 from whist.core.views import View, view_for
 from whist.master.determinize import determinize, hidden_of
 from whist.master.scoring import margin
 from whist.solver import solve_value
 
+FEWEST_EXACT = 8  # four hands: solved exactly from this many tricks left (misère's limit)
 STAGE_ONE_COST = 0.0015  # seconds per world and choice: HARD through the rest of stage 1
 SOLVE_COST = 0.01  # seconds: stage 2 solved exactly (two hands, 13 tricks; about the mean)
 DEAL_COST = 0.003  # seconds: a four-hand deal played out by HARD
+HORIZON_COST = 0.015  # seconds: four hands solved from FEWEST_EXACT tricks left (misère)
 JAPANESE_COST = 0.006  # seconds: a Japanese Whist deal played out by MEDIUM
 
 
@@ -54,7 +56,7 @@ def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
 def cost(view: View, solving: bool) -> float:
     """Rough seconds to try one choice in one world (the 2-core machine, under load)."""
     if view.players == 4:
-        return DEAL_COST
+        return DEAL_COST + (HORIZON_COST if solving else 0.0)
     if view.variant == "japanese":
         return JAPANESE_COST
     return STAGE_ONE_COST + (SOLVE_COST if solving else 0.0)
@@ -83,31 +85,41 @@ def choice_margins(
 
 
 def play_on(view: View, match: Match, rng: Random, player: CardPlayer, solving: bool) -> int:
-    """The margin of the view's side at the end of the match's current deal, HARD acting
-    for every seat (stage 2 of a stock game solved or estimated instead)."""
+    """The margin of the view's side at the end of the match's current deal, ``player``
+    acting for every seat until the rest can be solved: stage 2 of a stock game (solved, or
+    estimated when not ``solving``), four hands from ``FEWEST_EXACT`` tricks left (when
+    ``solving``; else played out)."""
     deal = match.deal
     assert deal is not None
     while not deal.complete:
-        if deal.stage == 2:
-            return _stage_two(view, deal, solving)
+        if deal.stage == 2 or (
+            solving
+            and deal.phase is Phase.PLAY
+            and match.players == 4
+            and not deal.trick
+            and deal.hands[deal.leader].bit_count() <= FEWEST_EXACT
+        ):
+            return _rest(view, deal, solving)
         seat = match.next_seat()
         assert seat is not None
         match.apply(player.choose(view_for(match, seat), rng, 0.0))
     return margin(view, deal.won, deal.contract)
 
 
-def _stage_two(view: View, deal: Deal, solving: bool) -> int:
-    assert not deal.trick
+def _rest(view: View, deal: Deal, solving: bool) -> int:
+    """The margin once the tricks left, from a trick's start with every hand known, are
+    solved exactly (or, two hands not ``solving``, estimated)."""
     leader = deal.leader
     if solving:
-        # The objective is the deal's contract in the world (a Plockwhist bid may be in it).
+        # The objective is the deal's contract in the world (a bid may have set it there).
         most = deal.contract is None or deal.contract.mode not in LOW_MODES
         taken = solve_value(deal.hands, deal.trump, leader, [], most)
     else:
         taken = _estimate(deal.hands, deal.trump, leader)
+    side = leader % 2
     won = list(deal.won)
-    won[leader] += taken
-    won[1 - leader] += deal.hands[leader].bit_count() - taken
+    won[side] += taken
+    won[1 - side] += deal.hands[leader].bit_count() - taken
     return margin(view, won, deal.contract)
 
 
