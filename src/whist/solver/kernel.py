@@ -586,7 +586,7 @@ def _order(
                             if hs >> (r + 1):
                                 higher += 1
                             top_opp |= hs
-                    key = 300 - 12 * lower - 4 * r + 30 * higher
+                    key = 300 - 12 * lower - 4 * r + 200 * higher  # first: hands above it
                     if higher == 0:
                         key -= 150
                     elif players == 4:
