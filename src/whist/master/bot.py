@@ -7,10 +7,10 @@ Where solving alone cannot reach, the choice is tried in every sampled world and
 played on from it by HARD to where solving can take over (``whist.master.playout``): the
 card to play while the stock lasts in German Whist and Plockwhist (stage 2 solved), and in
 four-hand misère before ``FEWEST_EXACT`` tricks are left; and the decisions before play —
-bids, bottom cards, trump, talon.
+bids, bottom cards, talon.
 
-Japanese Whist early in its 26 tricks is not yet a position to solve in the budget: HARD's
-card stands in there.
+Japanese Whist early in its 26 tricks is not yet a position to solve in the budget, and
+its trump choice not one to play out (see ``decision_choices``): HARD's choice stands in.
 
 ``MasterBot(playout_search=False, hard_ties=False, playout_decisions=False)`` is plain PIMC,
 the baseline MASTER is measured against (level ``pimc``): HARD's choice wherever it does
@@ -26,9 +26,8 @@ from random import Random
 from whist.bots.base import CardPlayer
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
-from whist.bots.medium import MediumBot
 from whist.bots.sampler import World, inference_default
-from whist.core.actions import Action, Bid, Bottom, Play
+from whist.core.actions import Action, Bid, Bottom, Play, Take
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
@@ -79,7 +78,6 @@ class MasterBot(CardPlayer):
         self.hard_ties = hard_ties  # False: the first of the best cards
         self.playout_decisions = playout_decisions  # False: HARD bids, bottoms, talon
         self.hard = HardBot()
-        self.medium: MediumBot | None = None
         self.budget = 1.0
         self.deadline = 0.0
 
@@ -124,10 +122,9 @@ class MasterBot(CardPlayer):
     def playout_best(self, view: View, choices: Sequence[Action], rng: Random) -> list[int]:
         """The indices of the best ``choices`` by playouts in sampled worlds."""
         solving, planned = self.playouts(view, len(choices))
-        player = self.playout_player(view)
 
         def evaluate(world: World, by: float | None) -> dict[int, float] | None:
-            return choice_margins(view, world, choices, rng, player, solving, by)
+            return choice_margins(view, world, choices, rng, self.hard, solving, by)
 
         keys = list(range(len(choices)))
         return self.search(view, keys, rng, evaluate, planned, PLAYOUT_LEAST).best()
@@ -170,26 +167,22 @@ class MasterBot(CardPlayer):
 
         return self.search(view, cards, rng, evaluate, self.worlds(view, left))
 
-    def playout_player(self, view: View) -> CardPlayer:
-        """Who plays the simulated deals on: HARD, but MEDIUM in Japanese Whist, where
-        HARD's own play is a rollout search (0.3 s a deal)."""
-        if view.variant != "japanese":
-            return self.hard
-        if self.medium is None:
-            self.medium = MediumBot()
-        return self.medium
-
     def uses_inference(self, view: View) -> bool:
         return self.inference if self.inference is not None else inference_default(view)
 
 
 def decision_choices(view: View, legal: tuple[Action, ...]) -> list[Action]:
     """The choices worth simulating: for a bid or a bottom card, playing for tricks or not
-    (the card shown for it as HARD picks it); every trump suit; keep or discard."""
-    if isinstance(legal[0], Bid | Bottom):
+    (the card shown for it as HARD picks it); keep or discard. A Japanese trump choice stays
+    HARD's: HARD's own Japanese play is a rollout search, far too slow to play deals out
+    with, and played out by MEDIUM instead MASTER did no better against HARD."""
+    first = legal[0]
+    if isinstance(first, Bid | Bottom):
         options = [want_tricks_choice(view, legal, wants) for wants in (True, False)]
         return list(dict.fromkeys(options))
-    return list(legal)
+    if isinstance(first, Take):
+        return list(legal)
+    return []
 
 
 def tricks_left(view: View) -> int:

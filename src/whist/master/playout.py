@@ -1,14 +1,13 @@
 """Searching where solving alone cannot reach: a choice is tried in every sampled world by
-playing the deal on from it with the real rules engine, HARD acting for every seat, to the
-end of the deal — or, in German Whist and Plockwhist, to the start of stage 2, whose hands
-are all known by then and are solved exactly. The choice with the best average margin in
-the deal's points wins. This is one step of policy improvement over HARD (a rollout
-algorithm): HARD's rule of thumb for this one choice is replaced by what each choice leads
-to when play goes on as HARD would play it. (Japanese Whist: MEDIUM plays the deals out, as
-HARD's play there is a rollout search of its own, some 0.3 s a deal.)
+playing the deal on from it with the real rules engine, HARD acting for every seat, to where
+the rest can be solved exactly — in German Whist and Plockwhist the start of stage 2, whose
+hands are all known by then; with four hands ``FEWEST_EXACT`` tricks left — or to the end.
+The choice with the best average margin in the deal's points wins. This is one step of
+policy improvement over HARD (a rollout algorithm): HARD's rule of thumb for this one choice
+is replaced by what each choice leads to when play goes on as HARD would play it.
 
-MASTER uses it for the stock phase (which card to play while the stock lasts) and for the
-decisions before play: bids, bottom cards, trump, talon choices.
+MASTER uses it for the card to play while the stock lasts and in four-hand misère before
+it can be solved, and for the decisions before play: bids, bottom cards, talon choices.
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ STAGE_ONE_COST = 0.0015  # seconds per world and choice: HARD through the rest o
 SOLVE_COST = 0.01  # seconds: stage 2 solved exactly (two hands, 13 tricks; about the mean)
 DEAL_COST = 0.003  # seconds: a four-hand deal played out by HARD
 HORIZON_COST = 0.015  # seconds: four hands solved from FEWEST_EXACT tricks left (misère)
-JAPANESE_COST = 0.006  # seconds: a Japanese Whist deal played out by MEDIUM
 
 
 def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
@@ -57,8 +55,6 @@ def cost(view: View, solving: bool) -> float:
     """Rough seconds to try one choice in one world (the 2-core machine, under load)."""
     if view.players == 4:
         return DEAL_COST + (HORIZON_COST if solving else 0.0)
-    if view.variant == "japanese":
-        return JAPANESE_COST
     return STAGE_ONE_COST + (SOLVE_COST if solving else 0.0)
 
 
