@@ -35,7 +35,6 @@ exits 0. Only this file imports pyspiel.
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import json
 import os
@@ -123,26 +122,6 @@ def action_id(action: Action) -> int:
 
 def info_string(view: View) -> str:
     return repr(tuple(getattr(view, name) for name in INFO_FIELDS))
-
-
-def copy_match(match: Match) -> Match:
-    """A match whose current deal can be played on without touching ``match``."""
-    new = copy.copy(match)
-    new.scores = list(match.scores)
-    deal = match.deal
-    if deal is not None:
-        mine = copy.copy(deal)
-        for f in dataclasses.fields(deal):
-            value = getattr(deal, f.name)
-            if isinstance(value, list):
-                setattr(mine, f.name, [list(v) if isinstance(v, list) else v for v in value])
-            elif isinstance(value, dict):
-                setattr(mine, f.name, dict(value))
-        new.deal = mine
-        new.deals = [*match.deals[:-1], mine]
-        new.log = [*match.log[:-1], list(match.log[-1])]
-        new._actions = new.log[-1]
-    return new
 
 
 # ----------------------------------------------------------------------- the game
@@ -286,7 +265,7 @@ class WhistState(_State):  # type: ignore[misc]
 
     def clone(self) -> WhistState:
         state = WhistState(
-            self._game, None if self.match is None else copy_match(self.match), self.rng
+            self._game, None if self.match is None else self.match.copy(), self.rng
         )
         state.deck = list(self.deck)
         return state

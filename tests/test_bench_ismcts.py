@@ -144,7 +144,7 @@ def test_the_information_state_hides_what_the_seat_cannot_see(variant: str) -> N
         assert key != state.information_state_string(a)
     else:  # the other hand and the stock below the upcard
         a, b = 1 - player, -1
-    twin = ism.copy_match(match)
+    twin = match.copy()
     public = {deal.trump_card, *(c for cards in deal.shown for c in cards)}
 
     def unseen(seat: int) -> int:
@@ -162,14 +162,14 @@ def test_the_information_state_hides_what_the_seat_cannot_see(variant: str) -> N
     assert twin.deal.hands != deal.hands
     assert state_of(twin).information_state_string(player) == key
     # ...but the seat's own cards are in it.
-    mine = ism.copy_match(match)
+    mine = match.copy()
     own = next(c for c in range(52) if (mine.deal.hands[player] >> c) & 1)
     mine.deal.hands[player] ^= (1 << own) | (1 << card)
     mine.deal.hands[a] ^= (1 << own) | (1 << card)
     assert state_of(mine).information_state_string(player) != key
 
 
-def test_clone_and_copy_match_leave_the_original_alone() -> None:
+def test_a_clone_leaves_the_original_alone() -> None:
     match = fresh("german", 0)
     state = state_of(match)
     before = state.information_state_string(0), list(match.deal.hands), len(match.log[-1])

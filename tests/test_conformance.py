@@ -183,6 +183,15 @@ class Checker:
 
     def check_legal_accepted(self, match: Match) -> None:
         before = snapshot(match)
+        twin = fork(match)
+        assert snapshot(twin) == before, "a copy differs from its original"
+        if match.deal is not None:
+            deal, copied = match.deal, twin.deal
+            assert copied is not None
+            fields = [
+                n for n in dir(deal) if not n.startswith("_") and not callable(getattr(deal, n))
+            ]
+            assert {n: getattr(copied, n) for n in fields} == {n: getattr(deal, n) for n in fields}
         for seat in match.to_act():
             for action in match.legal_actions(seat):
                 copy = fork(match)
@@ -629,6 +638,28 @@ def test_swedish_card_mode_refuses_button_bid() -> None:
     for word in ("spel", "pass"):
         assert Bid(1, word) not in match.legal_actions(1)
         assert refuse(match, Bid(1, word)).code == "invalid_bid"
+    assert snapshot(match) == before
+
+
+@pytest.mark.parametrize("suit", [4, -1, "S", None])
+def test_a_trump_that_is_no_suit_is_refused(suit: object) -> None:
+    match = new_match("japanese", {})
+    match.start_deal(list(range(52)), dealer=0)
+    before = snapshot(match)
+    assert refuse(match, ChooseTrump(1, suit)).code == "bad_action"  # type: ignore[arg-type]
+    assert snapshot(match) == before
+
+
+@pytest.mark.parametrize("keep", ["keep", None, 2])
+def test_a_take_that_is_neither_keep_nor_discard_is_refused(keep: object) -> None:
+    match = new_match("german", {"talon_discard": True})
+    match.start_deal(list(range(52)), dealer=0)
+    deal = match.deal
+    assert deal is not None
+    while deal.phase is not Phase.TAKE:
+        match.apply(match.legal_actions()[0])
+    before = snapshot(match)
+    assert refuse(match, Take(deal.turn, keep)).code == "bad_action"  # type: ignore[arg-type]
     assert snapshot(match) == before
 
 

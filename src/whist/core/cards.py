@@ -8,6 +8,7 @@ millions of random deals and to share one representation with the solver.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 Card = int
 Suit = int
@@ -19,7 +20,7 @@ SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 RED_SUITS = frozenset({HEARTS, DIAMONDS})
 
 DECK: tuple[Card, ...] = tuple(range(52))
-SUIT_MASK: tuple[Hand, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+SUIT_MASK: Final[tuple[Hand, ...]] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 FULL_MASK: Hand = (1 << 52) - 1
 
 _TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
@@ -53,8 +54,9 @@ def card_text(card: Card) -> str:
     return _TEXT[card]
 
 
-def parse_card(text: str) -> Card:
-    """Parse a card as written in records (``QH``, ``qh``); raises ``ValueError``."""
+def parse_card(text: object) -> Card:
+    """Parse a card as written in records (``QH``, ``qh``); raises ``ValueError`` for
+    anything else, a string or not (records are untrusted JSON)."""
     card = _PARSE.get(text) if isinstance(text, str) else None
     if card is None:
         raise ValueError(f"not a card: {text!r}")
@@ -65,7 +67,7 @@ def suit_text(suit: Suit) -> str:
     return SUITS[suit]
 
 
-def parse_suit(text: str) -> Suit:
+def parse_suit(text: object) -> Suit:
     if not isinstance(text, str) or len(text) != 1 or text.upper() not in SUITS:
         raise ValueError(f"not a suit: {text!r}")
     return SUITS.index(text.upper())

@@ -12,6 +12,7 @@ Card play is the hot path of every simulation (bots, benchmarks, conformance tes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from whist.core.actions import Action, Play, Resign
 from whist.core.cards import SUIT_MASK, Card, Hand
@@ -30,10 +31,10 @@ from whist.core.errors import (
 )
 from whist.core.options import Options
 from whist.core.rules import side_of, trick_winner
-from whist.core.state import Deal, Phase, Trick
-from whist.core.variant import PLAY_TABLES, Variant, plays_of
+from whist.core.state import Deal, Phase, new_trick
+from whist.core.variant import SUIT_PLAYS, Variant, plays_of, suit_plays
 
-_PLAY = Phase.PLAY
+_PLAY: Final = Phase.PLAY
 
 
 class Match:
@@ -49,6 +50,27 @@ class Match:
         self.over = False
         self.winner: int | None = None  # side, None while not over or for a draw
         self.resigned: int | None = None  # seat that resigned
+
+    def copy(self) -> Match:
+        """This match to go on with without changing it (a refused action's trial run,
+        simulations): the current deal and every list are copied, finished deals shared."""
+        twin = Match(self.variant, self.options)
+        twin.scores = list(self.scores)
+        twin.deals = list(self.deals)
+        if self.deal is not None:
+            twin.deal = self.deal if self.deal.complete else self.deal.copy()
+            twin.deals[-1] = twin.deal
+        twin.log = [list(actions) for actions in self.log]
+        if twin.log:
+            twin._actions = twin.log[-1]
+        twin.over = self.over
+        twin.winner = self.winner
+        twin.resigned = self.resigned
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Match:
+        # The variant is stateless and shared, actions and finished deals never change.
+        return self.copy()
 
     # ------------------------------------------------------------ queries
     @property
@@ -97,7 +119,8 @@ class Match:
                 led = trick[0] // 13
                 pattern = (avail >> (13 * led)) & 8191
                 if pattern:
-                    return PLAY_TABLES[turn][led][pattern]
+                    plays = SUIT_PLAYS[turn << 15 | led << 13 | pattern]
+                    return plays if plays is not None else suit_plays(turn, led, pattern)
             return plays_of(turn, avail)
         if self.over or deal is None or deal.complete:
             return ()
@@ -125,16 +148,7 @@ class Match:
         cards = tuple(deck)
         if len(cards) != 52 or _DECK_SET.difference(cards):
             raise WhistError(BAD_DECK, "a deck is 52 distinct cards")
-        players = self.players
-        deal = Deal(
-            index=len(self.deals),
-            dealer=dealer,
-            deck=cards,
-            players=players,
-            hands=[0] * players,
-            won=[0, 0],
-            shown=[[] for _ in range(players)],
-        )
+        deal = Deal(len(self.deals), dealer, cards, self.players)
         self.variant.setup_deal(self, deal)
         self.deals.append(deal)
         self.deal = deal
@@ -150,8 +164,8 @@ class Match:
             return
         if self.over:
             raise WhistError(MATCH_OVER, "the match is over")
-        seat = action.seat
-        if not (type(seat) is int and 0 <= seat < self.players):
+        seat = _int_field(action, "seat")
+        if not 0 <= seat < self.players:
             raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
         if deal is None:
             # A record holds actions inside deals; before the first deal there is no match
@@ -178,15 +192,15 @@ class Match:
             deal.phase = Phase.DONE
 
     def _play(self, deal: Deal, action: Play) -> None:
-        seat = action.seat
-        card = action.card
-        if seat != deal.turn or type(seat) is not int:
-            if not (type(seat) is int and 0 <= seat < self.players):
+        seat = _int_field(action, "seat")
+        if seat != deal.turn:
+            if not 0 <= seat < self.players:
                 raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
             raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {seat}'s")
+        card = _int_field(action, "card")
         plain = self._plain
         avail = deal.hands[seat] if plain else self.variant.available(deal, seat)
-        if not (type(card) is int and 0 <= card < 52 and (avail >> card) & 1):
+        if not (0 <= card < 52 and (avail >> card) & 1):
             raise WhistError(CARD_NOT_AVAILABLE, "that card is not yours to play")
         trick = deal.trick
         if trick and deal.must_follow:
@@ -209,7 +223,7 @@ class Match:
 
     def _complete_trick(self, deal: Deal, trick: list[Card]) -> None:
         winner = (deal.leader + trick_winner(trick, deal.trump)) % self.players
-        done = Trick(deal.leader, tuple(trick), winner, deal.stage)
+        done = new_trick(deal.leader, tuple(trick), winner, deal.stage)
         deal.tricks.append(done)
         if deal.tricks_count:
             deal.won[winner % 2] += 1
@@ -227,4 +241,13 @@ class Match:
         self.over, self.winner = self.variant.match_result(self)
 
 
-_DECK_SET = frozenset(range(52))
+_DECK_SET: Final = frozenset(range(52))
+
+
+def _int_field(action: Action, name: str) -> int:
+    """The action's field ``name`` if it is an ``int`` proper (not a bool), else -1.
+
+    Read untyped on purpose: compiled, a typed read converts, turning True into 1 and
+    anything else into a TypeError, where a wrong seat or card must get its error code."""
+    value: object = getattr(action, name)
+    return value if type(value) is int else -1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from whist.core.cards import Card, Suit
 
 
@@ -22,7 +20,7 @@ def side_of(seat: int) -> int:
     return seat % 2
 
 
-def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+def trick_winner(cards: list[Card], trump: Suit | None) -> int:
     """Index into ``cards`` (playing order) of the winning card: the highest trump if any
     trump was played, else the highest card of the led suit. Off-suit cards never win."""
     best = 0

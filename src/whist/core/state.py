@@ -7,7 +7,7 @@ actions in place after validating them completely (an illegal action changes not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -29,6 +29,12 @@ class Trick(NamedTuple):
     stage: int = 0  # German Whist and Plockwhist: 1 or 2; otherwise 0
 
 
+def new_trick(leader: int, cards: tuple[Card, ...], winner: int, stage: int) -> Trick:
+    """``Trick(leader, cards, winner, stage)``, built without the generated ``__new__``:
+    that is Python code, and calling it was the dearest step of finishing a trick."""
+    return tuple.__new__(Trick, (leader, cards, winner, stage))
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
     """What the deal is played for. ``role`` names the seat in RECORD.md's output
@@ -44,48 +50,92 @@ class Contract:
             return {"mode": self.mode}
         return {"mode": self.mode, self.role: self.seat}
 
+    def __reduce__(self) -> tuple[type[Contract], tuple[str, int | None, str | None]]:
+        # Pickled for bot worker processes. Compiled, a frozen dataclass is otherwise
+        # restored by setting its fields one by one, which it refuses.
+        return Contract, (self.mode, self.seat, self.role)
 
-@dataclass(slots=True)
+
 class Deal:
-    index: int
-    dealer: int
-    deck: tuple[Card, ...]
-    players: int
-    hands: list[Hand]
-    phase: Phase = Phase.PLAY
-    turn: int = 0
-    trump: Suit | None = None
-    # Rule switches that change during a deal (German Whist and Plockwhist stage 1):
-    # whether a follower must follow suit, and whether a trick counts for the deal.
-    must_follow: bool = True
-    tricks_count: bool = True
-    # The trick in progress.
-    leader: int = 0
-    trick: list[Card] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
-    won: list[int] = field(default_factory=list)  # counted tricks per side
-    tricks_total: int = 13  # tricks in the deal (German: decided as the stock runs out)
-    contract: Contract | None = None
-    # Secret decisions (bids, bottom cards): seat -> choice, never shown until revealed.
-    secret: dict[int, str | Card] = field(default_factory=dict)
-    revealed: list[tuple[int, str | Card]] = field(default_factory=list)
-    # Cards every seat has seen go into a seat's hand: seat -> cards (German upcards,
-    # Classic's turned trump card, Swedish bottom cards shown).
-    shown: list[list[Card]] = field(default_factory=list)
-    # Classic Whist: the dealer's turned card, face up until the dealer plays to trick 1.
-    trump_card: Card | None = None
-    trump_card_up: bool = False
-    # German Whist and Plockwhist.
-    stage: int = 0
-    stock: list[Card] = field(default_factory=list)  # top first
-    upcard_up: bool = False  # stock[0] lies face up
-    discards: list[Card] = field(default_factory=list)  # public, out of play
-    takes_owed: list[int] = field(default_factory=list)  # seats still to take in this refill
-    # Japanese Whist: ten piles per seat, face-down card under a face-up card.
-    table_up: list[list[Card | None]] = field(default_factory=list)
-    table_down: list[list[Card | None]] = field(default_factory=list)
-    table_mask: list[Hand] = field(default_factory=list)  # face-up cards per seat
-    reveals_owed: list[tuple[int, int]] = field(default_factory=list)  # (seat, pile)
-    # Result.
-    points: list[int] = field(default_factory=lambda: [0, 0])
-    complete: bool = False
+    """One deal, built by ``Match.start_deal`` with empty hands for the variant to fill.
+
+    A plain class rather than a dataclass: compiled, a dataclass's generated ``__init__``
+    stays interpreted Python, and a deal is built for every deal of every simulation."""
+
+    def __init__(self, index: int, dealer: int, deck: tuple[Card, ...], players: int) -> None:
+        self.index = index
+        self.dealer = dealer
+        self.deck = deck
+        self.players = players
+        self.hands: list[Hand] = [0] * players
+        self.phase = Phase.PLAY
+        self.turn = 0
+        self.trump: Suit | None = None
+        # Rule switches that change during a deal (German Whist and Plockwhist stage 1):
+        # whether a follower must follow suit, and whether a trick counts for the deal.
+        self.must_follow = True
+        self.tricks_count = True
+        # The trick in progress.
+        self.leader = 0
+        self.trick: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.won = [0, 0]  # counted tricks per side
+        self.tricks_total = 13  # tricks in the deal (German: decided as the stock runs out)
+        self.contract: Contract | None = None
+        # Secret decisions (bids, bottom cards): seat -> choice, never shown until revealed.
+        self.secret: dict[int, str | Card] = {}
+        self.revealed: list[tuple[int, str | Card]] = []
+        # Cards every seat has seen go into a seat's hand: seat -> cards (German upcards,
+        # Classic's turned trump card, Swedish bottom cards shown).
+        self.shown: list[list[Card]] = [[] for _ in range(players)]
+        # Classic Whist: the dealer's turned card, face up until the dealer plays to trick 1.
+        self.trump_card: Card | None = None
+        self.trump_card_up = False
+        # German Whist and Plockwhist.
+        self.stage = 0
+        self.stock: list[Card] = []  # top first
+        self.upcard_up = False  # stock[0] lies face up
+        self.discards: list[Card] = []  # public, out of play
+        self.takes_owed: list[int] = []  # seats still to take in this refill
+        # Japanese Whist: ten piles per seat, face-down card under a face-up card.
+        self.table_up: list[list[Card | None]] = []
+        self.table_down: list[list[Card | None]] = []
+        self.table_mask: list[Hand] = []  # face-up cards per seat
+        self.reveals_owed: list[tuple[int, int]] = []  # (seat, pile)
+        # Result.
+        self.points = [0, 0]
+        self.complete = False
+
+    def copy(self) -> Deal:
+        """This deal to play on without changing it: every container is copied; cards,
+        tricks and the contract are immutable and shared."""
+        twin = Deal(self.index, self.dealer, self.deck, self.players)
+        twin.hands = list(self.hands)
+        twin.phase = self.phase
+        twin.turn = self.turn
+        twin.trump = self.trump
+        twin.must_follow = self.must_follow
+        twin.tricks_count = self.tricks_count
+        twin.leader = self.leader
+        twin.trick = list(self.trick)
+        twin.tricks = list(self.tricks)
+        twin.won = list(self.won)
+        twin.tricks_total = self.tricks_total
+        twin.contract = self.contract
+        twin.secret = dict(self.secret)
+        twin.revealed = list(self.revealed)
+        twin.shown = [list(cards) for cards in self.shown]
+        twin.trump_card = self.trump_card
+        twin.trump_card_up = self.trump_card_up
+        twin.stage = self.stage
+        twin.stock = list(self.stock)
+        twin.upcard_up = self.upcard_up
+        twin.discards = list(self.discards)
+        twin.takes_owed = list(self.takes_owed)
+        twin.table_up = [list(piles) for piles in self.table_up]
+        twin.table_down = [list(piles) for piles in self.table_down]
+        twin.table_mask = list(self.table_mask)
+        twin.reveals_owed = list(self.reveals_owed)
+        twin.points = list(self.points)
+        twin.complete = self.complete
+        return twin

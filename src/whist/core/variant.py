@@ -8,12 +8,13 @@ change anything, so a refused action leaves the state as it was.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from whist.core.actions import Action, Bid, Bottom, Play
-from whist.core.cards import Card, Hand
+from whist.core.cards import Card, Hand, Suit
 from whist.core.errors import (
     ALREADY_DECIDED,
+    BAD_ACTION,
     CARD_NOT_AVAILABLE,
     INVALID_BID,
     NOT_YOUR_TURN,
@@ -27,32 +28,42 @@ from whist.core.state import Contract, Deal, Phase, Trick
 if TYPE_CHECKING:
     from whist.core.match import Match
 
-PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in range(52)) for s in range(4))
-
-
-class _PlayTable(dict[int, tuple[Play, ...]]):
-    """For one seat and suit: 13-bit pattern of that suit -> its Play actions, ascending.
-    Built on first use; random play spends much of its time here, so this is worth it."""
-
-    def __init__(self, seat: int, suit: int) -> None:
-        super().__init__()
-        self.plays = PLAYS[seat][13 * suit : 13 * suit + 13]
-
-    def __missing__(self, pattern: int) -> tuple[Play, ...]:
-        plays = tuple(self.plays[r] for r in range(13) if pattern >> r & 1)
-        self[pattern] = plays
-        return plays
-
-
-PLAY_TABLES: tuple[tuple[_PlayTable, ...], ...] = tuple(
-    tuple(_PlayTable(seat, suit) for suit in range(4)) for seat in range(4)
+PLAYS: Final[tuple[tuple[Play, ...], ...]] = tuple(
+    tuple(Play(s, c) for c in range(52)) for s in range(4)
 )
+
+
+# The Play actions of one seat for the 13-bit pattern of one suit, ascending, built on first
+# use: entry ``seat << 15 | suit << 13 | pattern``. Random play spends much of its time
+# here, and indexing a flat list is the cheapest lookup there is (1 MB of pointers); the
+# callers index it themselves and call ``suit_plays`` only for an entry not built yet.
+SUIT_PLAYS: Final[list[tuple[Play, ...] | None]] = [None] * (4 << 15)
+
+
+def suit_plays(seat: int, suit: Suit, pattern: int) -> tuple[Play, ...]:
+    """The Play actions of ``seat`` for the cards of ``suit`` in ``pattern`` (bit r: the
+    card of rank index r), ascending."""
+    index = seat << 15 | suit << 13 | pattern
+    plays = SUIT_PLAYS[index]
+    if plays is None:
+        cards = PLAYS[seat][13 * suit : 13 * suit + 13]
+        plays = tuple(cards[r] for r in range(13) if pattern >> r & 1)
+        SUIT_PLAYS[index] = plays
+    return plays
 
 
 def plays_of(seat: int, mask: Hand) -> tuple[Play, ...]:
     """The Play actions of ``seat`` for every card of ``mask``, ascending."""
-    s, h, d, c = PLAY_TABLES[seat]
-    return s[mask & 8191] + h[(mask >> 13) & 8191] + d[(mask >> 26) & 8191] + c[mask >> 39]
+    base = seat << 15
+    spades = SUIT_PLAYS[base | mask & 8191]
+    hearts = SUIT_PLAYS[base | 8192 | mask >> 13 & 8191]
+    diamonds = SUIT_PLAYS[base | 16384 | mask >> 26 & 8191]
+    clubs = SUIT_PLAYS[base | 24576 | mask >> 39]
+    if spades is None or hearts is None or diamonds is None or clubs is None:
+        return tuple(
+            play for suit in range(4) for play in suit_plays(seat, suit, mask >> 13 * suit & 8191)
+        )
+    return spades + hearts + diamonds + clubs
 
 
 class Variant:
@@ -78,8 +89,10 @@ class Variant:
         players = deal.players
         for i in range(positions.start, min(positions.start + players, positions.stop)):
             seat = (deal.dealer + 1 + i) % players
+            hand = 0
             for card in deal.deck[i : positions.stop : players]:
-                deal.hands[seat] |= 1 << card
+                hand |= 1 << card
+            deal.hands[seat] |= hand
 
     @staticmethod
     def start_play(deal: Deal, leader: int) -> None:
@@ -219,6 +232,12 @@ class Variant:
             raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken in this phase")
         if action.seat != deal.turn:
             raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {action.seat}'s")
+
+    def check_listed(self, match: Match, deal: Deal, action: Action) -> None:
+        """Refuse a choice that is not one of the seat's listed choices (a trump that is no
+        suit, a take that is neither keep nor discard)."""
+        if action not in self.decision_actions(match, deal, action.seat):
+            raise WhistError(BAD_ACTION, f"{action!r} is not one of the choices")
 
 
 def first_to(scores: list[int], target: int) -> tuple[bool, int | None]:

@@ -277,9 +277,7 @@ class TableActor:
         if action in match.legal_actions(action.seat):
             return
         # Not legal: let the core say why, on a throwaway copy (it would also raise there).
-        import copy
-
-        trial = copy.deepcopy(match)
+        trial = match.copy()
         try:
             trial.apply(action)
         except WhistError as exc:

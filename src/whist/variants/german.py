@@ -99,6 +99,7 @@ class StockGame(Variant):
             super().decide(match, deal, action)
             return
         self.check_turn(deal, action, Phase.TAKE)
+        self.check_listed(match, deal, action)
         self._take(deal, action.seat, action.keep)
         self._refill(match, deal)
 

@@ -58,6 +58,7 @@ class Japanese(Variant):
             super().decide(match, deal, action)
             return
         self.check_turn(deal, action, Phase.TRUMP)
+        self.check_listed(match, deal, action)
         deal.trump = action.suit
         self.start_play(deal, action.seat)
 

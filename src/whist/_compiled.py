@@ -1,0 +1,76 @@
+"""Keeps an edited source of the rules core from being shadowed by its compiled module.
+
+Installing compiles the core with mypyc (``setup.py``), next to the sources in an editable
+install, and Python imports ``match.*.so`` before ``match.py``. After an edit, until
+``scripts/setup.sh`` compiles again, that would run the old code. So when any source of
+the compiled modules is newer than its compiled module, or ``WHIST_PURE=1`` is set, all of
+them are imported from their sources instead: all or none, because compiled modules share
+their classes with each other.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from types import ModuleType
+
+_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # ".cpython-311-x86_64-linux-gnu.so"
+_PACKAGES = ("core", "variants")  # under whist/: where setup.py compiles modules
+
+
+def compiled_sources() -> dict[str, tuple[str, str]]:
+    """Module name -> (source, compiled module), for every module that has both."""
+    here = os.path.dirname(__file__)
+    found = {}
+    for package in _PACKAGES:
+        folder = os.path.join(here, package)
+        for entry in os.scandir(folder):
+            if entry.name.endswith(_SUFFIX):
+                stem = entry.name[: -len(_SUFFIX)]
+                source = os.path.join(folder, stem + ".py")
+                if os.path.exists(source):
+                    found[f"whist.{package}.{stem}"] = (source, entry.path)
+    return found
+
+
+class _Sources(importlib.abc.MetaPathFinder):
+    """Finds the listed modules as their ``.py`` sources, ahead of the compiled ones."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self.sources = sources
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        source = self.sources.get(fullname)
+        return None if source is None else importlib.util.spec_from_file_location(fullname, source)
+
+
+def use_sources_if_stale() -> bool:
+    """Import the compiled modules from their sources where needed (see above); True when
+    the compiled modules are the ones in use."""
+    compiled = compiled_sources()
+    if not compiled:
+        return False
+    stale = sorted(
+        os.path.basename(source)
+        for source, so in compiled.values()
+        if os.stat(source).st_mtime > os.stat(so).st_mtime
+    )
+    pure = os.environ.get("WHIST_PURE") == "1"
+    if not stale and not pure:
+        return True
+    if stale and not pure:
+        warnings.warn(
+            f"whist: {', '.join(stale)} changed since the rules core was compiled: running "
+            "its sources; `bash scripts/setup.sh` compiles them again",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    sys.meta_path.insert(0, _Sources({name: source for name, (source, _) in compiled.items()}))
+    return False
