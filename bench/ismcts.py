@@ -264,9 +264,7 @@ class WhistState(_State):  # type: ignore[misc]
         return WhistState(self._game, match, self.rng)
 
     def clone(self) -> WhistState:
-        state = WhistState(
-            self._game, None if self.match is None else self.match.copy(), self.rng
-        )
+        state = WhistState(self._game, None if self.match is None else self.match.copy(), self.rng)
         state.deck = list(self.deck)
         return state
 

@@ -15,9 +15,9 @@ pytest.importorskip("whist.variants")
 ENGINE = Path(__file__).resolve().parent.parent / "bench" / "engine.py"
 
 
-def run_quick() -> dict[str, Any]:
+def run_quick(variants: str = "german") -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, str(ENGINE), "--quick", "--variants", "german"],
+        [sys.executable, str(ENGINE), "--quick", "--variants", variants],
         capture_output=True,
         text=True,
         timeout=60,
@@ -55,13 +55,24 @@ def test_quick_run_reports_positive_rates() -> None:
     assert replay["actions_per_s"] > 0
     assert replay["cli"]["median_s"] > 0
 
+    assert isinstance(result["core_compiled"], bool)
+    # Classic was not measured, so OpenSpiel is not run and there is no headline ratio.
+    assert result["openspiel"]["available"] is None and result["openspiel"]["note"]
+    assert result["ratio_classic_vs_openspiel"] is None
+    assert result["target_met"] is None
+
+
+def test_classic_and_openspiel_alternate() -> None:
+    result = run_quick("classic")
     peer = result["openspiel"]
     if peer["available"]:
         assert peer["deals_per_s"] > 0
         assert peer["play_only_deals_per_s"] >= peer["deals_per_s"]
-    else:
-        assert peer["deals_per_s"] is None
-        assert peer["note"]
-    # Classic was not measured, so there is no headline ratio.
-    assert result["ratio_classic_vs_openspiel"] is None
-    assert result["target_met"] is None
+        assert peer["classic"]["deals_per_s"] > 0
+        assert len(peer["pair_ratios"]) == len(peer["repeats"]) == result["params"]["repeats"]
+        assert result["ratio_classic_vs_openspiel"] == round(
+            peer["classic"]["deals_per_s"] / peer["deals_per_s"], 3
+        )
+    else:  # open_spiel is an optional benchmark dependency
+        assert peer["deals_per_s"] is None and peer["note"]
+        assert result["ratio_classic_vs_openspiel"] is None
