@@ -31,7 +31,7 @@ from whist.core.errors import (
 )
 from whist.core.options import Options
 from whist.core.rules import side_of, trick_winner
-from whist.core.state import Deal, Phase, new_trick
+from whist.core.state import Deal, Phase, Trick
 from whist.core.variant import SUIT_PLAYS, Variant, plays_of, suit_plays
 
 _PLAY: Final = Phase.PLAY
@@ -223,7 +223,7 @@ class Match:
 
     def _complete_trick(self, deal: Deal, trick: list[Card]) -> None:
         winner = (deal.leader + trick_winner(trick, deal.trump)) % self.players
-        done = new_trick(deal.leader, tuple(trick), winner, deal.stage)
+        done = Trick(deal.leader, tuple(trick), winner, deal.stage)
         deal.tricks.append(done)
         if deal.tricks_count:
             deal.won[winner % 2] += 1

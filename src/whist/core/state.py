@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final
 
 from whist.core.cards import Card, Hand, Suit
 
@@ -22,17 +22,32 @@ class Phase(StrEnum):
     DONE = "done"  # all tricks played (or the match was resigned during the deal)
 
 
-class Trick(NamedTuple):
-    leader: int
-    cards: tuple[Card, ...]  # in playing order from the leader
-    winner: int
-    stage: int = 0  # German Whist and Plockwhist: 1 or 2; otherwise 0
+class Trick:
+    """A finished trick: immutable, compared and hashed by its fields.
 
+    A plain class rather than a NamedTuple: compiled, building one is a C call, while a
+    NamedTuple's ``__new__`` is Python code and was the dearest step of finishing a trick."""
 
-def new_trick(leader: int, cards: tuple[Card, ...], winner: int, stage: int) -> Trick:
-    """``Trick(leader, cards, winner, stage)``, built without the generated ``__new__``:
-    that is Python code, and calling it was the dearest step of finishing a trick."""
-    return tuple.__new__(Trick, (leader, cards, winner, stage))
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int, stage: int = 0) -> None:
+        self.leader: Final = leader
+        self.cards: Final = cards  # in playing order from the leader
+        self.winner: Final = winner
+        self.stage: Final = stage  # German Whist and Plockwhist: 1 or 2; otherwise 0
+
+    def fields(self) -> tuple[int, tuple[Card, ...], int, int]:
+        return self.leader, self.cards, self.winner, self.stage
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Trick) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return "Trick(leader={}, cards={}, winner={}, stage={})".format(*self.fields())
+
+    def __reduce__(self) -> tuple[type[Trick], tuple[int, tuple[Card, ...], int, int]]:
+        return Trick, self.fields()
 
 
 @dataclass(frozen=True, slots=True)
