@@ -2,8 +2,8 @@
 
 The core is plain, fully typed Python; mypyc turns these modules into C extensions that
 run the same code about twice as fast, which every simulation (bots, benchmarks,
-conformance tests) feels. ``WHIST_PURE=1`` installs without compiling, and
-``whist.core`` runs the sources instead whenever one is newer than its compiled module.
+conformance tests) feels. ``WHIST_PURE=1`` installs without compiling, and ``whist``
+runs the sources instead whenever one is newer than its compiled module (``whist._compiled``).
 """
 
 import os
