@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 # The modules on the hot path of card play, and the variants that subclass them (a
 # compiled class can only be subclassed by classes compiled with it). Not the actions:
@@ -33,4 +34,17 @@ def extensions() -> list[object]:
     return list(mypycify(COMPILED, opt_level="3"))
 
 
-setup(ext_modules=extensions())
+class OptionalBuildExt(build_ext):
+    """Without a working C compiler the core is installed as plain Python, with a warning:
+    slower, the same rules. Half a build is removed, since its modules need each other."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # compiler missing or failing: CCompilerError and kin
+            for built in [*self.get_outputs(), *Path("src").rglob("*.so")]:
+                Path(built).unlink(missing_ok=True)
+            print(f"warning: the rules core was not compiled ({exc}); it runs as Python")
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
