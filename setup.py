@@ -6,6 +6,8 @@ conformance tests) feels. ``WHIST_PURE=1`` installs without compiling, and ``whi
 runs the sources instead whenever one is newer than its compiled module (``whist._compiled``).
 """
 
+import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -20,6 +22,9 @@ COMPILED = [
     *(f"src/whist/core/{name}.py" for name in ("rules", "state", "variant")),
     *sorted(str(p) for p in Path("src/whist/variants").glob("*.py") if p.name != "__init__.py"),
 ]
+# What each compiled module was built from (module -> SHA-256 of its source), installed with
+# the package: ``whist._compiled`` runs the sources instead where one differs.
+MANIFEST = Path("src/whist/_compiled.json")
 
 
 def extensions() -> list[object]:
@@ -27,11 +32,20 @@ def extensions() -> list[object]:
     # there, or a module no longer compiled (or WHIST_PURE=1) would still shadow its source.
     for old in Path("src").rglob("*.so"):
         old.unlink()
+    MANIFEST.unlink(missing_ok=True)
     if os.environ.get("WHIST_PURE") == "1":
         return []
     from mypyc.build import mypycify
 
-    return list(mypycify(COMPILED, opt_level="3"))
+    modules = list(mypycify(COMPILED, opt_level="3"))
+    built = {
+        ".".join(Path(path).with_suffix("").parts[1:]): hashlib.sha256(
+            Path(path).read_bytes()
+        ).hexdigest()
+        for path in COMPILED
+    }
+    MANIFEST.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
+    return modules
 
 
 class OptionalBuildExt(build_ext):
@@ -42,7 +56,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # compiler missing or failing: CCompilerError and kin
-            for built in [*self.get_outputs(), *Path("src").rglob("*.so")]:
+            for built in [*self.get_outputs(), *Path("src").rglob("*.so"), MANIFEST]:
                 Path(built).unlink(missing_ok=True)
             print(f"warning: the rules core was not compiled ({exc}); it runs as Python")
 

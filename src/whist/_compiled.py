@@ -3,14 +3,17 @@
 Installing compiles the core with mypyc (``setup.py``), next to the sources in an editable
 install, and Python imports ``match.*.so`` before ``match.py``. After an edit, until
 ``scripts/setup.sh`` compiles again, that would run the old code. So when any source of
-the compiled modules is newer than its compiled module, or ``WHIST_PURE=1`` is set, all of
-them are imported from their sources instead: all or none, because compiled modules share
-their classes with each other.
+the compiled modules differs from the one it was compiled from (``_compiled.json``, written
+by ``setup.py``: SHA-256 of each source), or ``WHIST_PURE=1`` is set, all of them are
+imported from their sources instead: all or none, because compiled modules share their
+classes with each other. Contents, not times: an installed wheel's files carry its own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
+import json
 import os
 import sys
 import warnings
@@ -62,10 +65,15 @@ def use_sources_if_stale() -> bool:
     compiled = compiled_sources()
     if not compiled:
         return False
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "_compiled.json"), "rb") as file:
+            built: dict[str, str] = json.load(file)
+    except (OSError, ValueError):
+        built = {}
     stale = sorted(
         os.path.basename(source)
-        for source, so in compiled.values()
-        if os.stat(source).st_mtime > os.stat(so).st_mtime
+        for name, (source, _) in compiled.items()
+        if built.get(name) != _digest(source)
     )
     pure = os.environ.get("WHIST_PURE") == "1"
     if not stale and not pure:
@@ -79,3 +87,8 @@ def use_sources_if_stale() -> bool:
         )
     sys.meta_path.insert(0, _Sources({name: source for name, (source, _) in compiled.items()}))
     return False
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
