@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +42,12 @@ def progress(message: str) -> None:
 
 
 def best_of(repeats: int, run: Callable[[], dict[str, Any]], key: str) -> dict[str, Any]:
-    """Run ``run`` ``repeats`` times; keep the result with the highest ``key`` and list every
-    repeat's ``key`` under ``repeats``."""
-    results = [run() for _ in range(repeats)]
+    """Run ``run`` ``repeats`` times; the best result (see ``pick_best``)."""
+    return pick_best([run() for _ in range(repeats)], key)
+
+
+def pick_best(results: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The result with the highest ``key``, with every result's ``key`` under ``repeats``."""
     best = max(results, key=lambda r: float(r[key]))
     return {**best, "repeats": [round(float(r[key]), 2) for r in results]}
 
@@ -94,19 +96,34 @@ def random_deals(variant: str, seconds: float, seed: int) -> dict[str, Any]:
 
 
 def bench_variants(
-    names: Sequence[str], seconds: float, repeats: int, seed: int
-) -> dict[str, dict[str, Any]]:
+    names: Sequence[str],
+    seconds: float,
+    repeats: int,
+    seed: int,
+    peer: Callable[[], dict[str, Any]] | None = None,
+) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every variant's best repeat; and Classic's repeats with ``peer``'s, which run in
+    turn with Classic's so that a slow spell of the machine hits both sides alike."""
     out: dict[str, dict[str, Any]] = {}
+    classic: list[dict[str, Any]] = []
+    peers: list[dict[str, Any]] = []
     for name in names:
-        progress(f"random deals: {name}")
-        result = best_of(repeats, partial(random_deals, name, seconds, seed), "deals_per_s")
+        progress(f"random deals: {name}" + (" and the peer in turn" if name == "classic" else ""))
+        runs = []
+        for _ in range(repeats):
+            runs.append(random_deals(name, seconds, seed))
+            if name == "classic" and peer is not None:
+                peers.append(peer())
+                progress(f"  {runs[-1]['deals_per_s']:.0f} vs {peers[-1]['deals_per_s']:.0f}")
+        if name == "classic":
+            classic = runs
         out[name] = {
             "players": VARIANTS[name].players,
             "options": dict(new_match(name).options),
-            **rounded(result),
+            **rounded(pick_best(runs, "deals_per_s")),
         }
         progress(f"  {out[name]['deals_per_s']:.0f} deals/s")
-    return out
+    return out, classic, peers
 
 
 # ------------------------------------------------------------------------- 2. replay
@@ -281,11 +298,12 @@ def openspiel_runner(seconds: float, seed: int) -> Callable[[], dict[str, Any]] 
     return run
 
 
-def bench_head_to_head(seconds: float, repeats: int, seed: int) -> dict[str, Any]:
-    """Classic and OpenSpiel's bridge in alternating repeats, so that a slow spell of the
-    machine hits both sides alike. The headline ratio is the best repeat of each, divided;
-    each pair's own ratio is listed too."""
-    runner = openspiel_runner(seconds, seed)
+def peer_summary(
+    runner: Callable[[], dict[str, Any]] | str,
+    classic: list[dict[str, Any]],
+    peers: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """OpenSpiel's best repeat, and each repeat's ratio to the Classic repeat before it."""
     if isinstance(runner, str):
         return {
             "available": False,
@@ -294,7 +312,6 @@ def bench_head_to_head(seconds: float, repeats: int, seed: int) -> dict[str, Any
             "play_only_deals_per_s": None,
             "actions_per_s": None,
             "play_actions_per_s": None,
-            "classic": None,
             "pair_ratios": [],
         }
     from importlib.metadata import PackageNotFoundError, version
@@ -303,27 +320,16 @@ def bench_head_to_head(seconds: float, repeats: int, seed: int) -> dict[str, Any
         spiel_version: str | None = version("open_spiel")
     except PackageNotFoundError:
         spiel_version = None
-    progress(f"head to head: classic and openspiel {BRIDGE_GAME}, {repeats} alternating repeats")
-    ours, theirs = [], []
-    for _ in range(repeats):
-        ours.append(random_deals("classic", seconds, seed))
-        theirs.append(runner())
-        progress(f"  {ours[-1]['deals_per_s']:.0f} vs {theirs[-1]['deals_per_s']:.0f} deals/s")
-    pairs = [ratio(a["deals_per_s"], b["deals_per_s"]) for a, b in zip(ours, theirs, strict=True)]
-    best = rounded(max(theirs, key=lambda r: float(r["deals_per_s"])))
+    pairs = [ratio(a["deals_per_s"], b["deals_per_s"]) for a, b in zip(classic, peers, strict=True)]
     return {
         "available": True,
         "version": spiel_version,
         "game": BRIDGE_GAME,
         "auction": list(AUCTION),
         "note": "deal = new_initial_state + 52 chance actions + auction + random play; "
-        "actions_per_s counts all of them, play_actions_per_s only card play",
-        **best,
-        "repeats": [round(float(r["deals_per_s"]), 2) for r in theirs],
-        "classic": {
-            "deals_per_s": round(max(float(r["deals_per_s"]) for r in ours), 2),
-            "repeats": [round(float(r["deals_per_s"]), 2) for r in ours],
-        },
+        "actions_per_s counts all of them, play_actions_per_s only card play; run in turn "
+        "with Classic's repeats (variants.classic)",
+        **rounded(pick_best(peers, "deals_per_s")),
         "pair_ratios": pairs,
     }
 
@@ -416,13 +422,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_before = load_average()
     source = source_state()  # before measuring: others may commit meanwhile
     started = time.perf_counter()
-    variants = bench_variants(args.variants, args.seconds, args.repeats, args.seed)
-    replay = bench_replay(args.seconds, args.repeats, args.seed, args.cli_runs)
     measured = "classic" in args.variants
-    peer = bench_head_to_head(args.seconds, args.repeats, args.seed) if measured else None
-    if peer is None:
+    runner = openspiel_runner(args.seconds, args.seed) if measured else "not run"
+    peer_run = None if isinstance(runner, str) else runner
+    variants, classic_runs, peer_runs = bench_variants(
+        args.variants, args.seconds, args.repeats, args.seed, peer_run
+    )
+    replay = bench_replay(args.seconds, args.repeats, args.seed, args.cli_runs)
+    if measured:
+        peer = peer_summary(runner, classic_runs, peer_runs)
+    else:
         peer = {"available": None, "note": "classic was not measured (--variants)"}
-    classic = (peer.get("classic") or {}).get("deals_per_s")
+    classic = variants.get("classic", {}).get("deals_per_s")
     headline = ratio(classic, peer.get("deals_per_s"))
     notes = []
     if not measured:

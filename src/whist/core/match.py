@@ -192,14 +192,12 @@ class Match:
             deal.phase = Phase.DONE
 
     def _play(self, deal: Deal, action: Play) -> None:
-        # ``_int_field``, inlined: this is the hot path, and a call costs as Python.
-        seat: object = getattr(action, "seat")  # noqa: B009 (untyped, see _int_field)
-        if type(seat) is not int or seat != deal.turn:
-            if not (type(seat) is int and 0 <= seat < self.players):
+        seat = _int_field(action, "seat")
+        if seat != deal.turn:
+            if not 0 <= seat < self.players:
                 raise WhistError(INVALID_SEAT, f"seat must be 0..{self.players - 1}")
             raise WhistError(NOT_YOUR_TURN, f"it is seat {deal.turn}'s turn, not {seat}'s")
-        raw: object = getattr(action, "card")  # noqa: B009
-        card = raw if type(raw) is int else -1
+        card = _int_field(action, "card")
         plain = self._plain
         avail = deal.hands[seat] if plain else self.variant.available(deal, seat)
         if not (0 <= card < 52 and (avail >> card) & 1):
