@@ -35,75 +35,99 @@ position in the trick and [6..9] the summed index of the cutting card, [10 + n] 
 tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs, [37..38] misère forced-trick
 cut-offs at a trick start and [39] within a trick.
 
-The functions the search runs are compiled with ``_nrt=False`` (numba's own switch, as in its
-``register_jitable`` example): they allocate nothing, and without it every call that passes an
-array pays an atomic reference-count increment and decrement, a third of the search's time.
+Cost per node (this is the one place where speed rules over elegance):
+
+* Every helper is inlined by numba into the search (``inline="always"``), which then runs
+  as one function with no calls.  The search itself is compiled with ``_nrt=False`` (numba's
+  own switch, as in its ``register_jitable`` example): it allocates nothing, and without it
+  every array argument pays an atomic reference-count increment and decrement.
+* What a trick start needs is kept per trick (``lv``) instead of recomputed: the cards in
+  play, the suit lengths and the owners of each suit's cards, each derived from the
+  previous trick's by removing the four cards played.  Within a trick each frame keeps the
+  cards on the table and the index of the card winning it.
+* Bits are counted and found by the CPU's instructions (``_popc``, ``_hib``), suits and
+  ranks of cards read from tables, seats taken modulo the number of players by a mask.
+* An equivalent-card result that must cover every card (``_merged``) is worked out only
+  where it is needed, when a node has tried every card.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+def _inline(fn: _F) -> _F:
+    """A helper of the search: inlined into its caller when numba compiles it (numba's own
+    ``inline="always"``, before LLVM sees the code), so that no call passes arrays."""
+    return cast(_F, numba.njit(cache=True, inline="always")(fn))
+
+
 def _njit_no_refcount(fn: _F) -> _F:
-    """``numba.njit(cache=True)`` without reference counting, for code that allocates
-    nothing (see the module docstring)."""
+    """``numba.njit(cache=True)`` without reference counting, for the search, which
+    allocates nothing (see the module docstring)."""
     return numba.njit(cache=True, _nrt=False)(fn)  # type: ignore[call-overload, no-any-return]
 
 
-# Tables over 13-bit suit holdings.
-_POP = np.zeros(8192, dtype=np.int64)
-_HIGH = np.full(8192, -1, dtype=np.int64)  # index of the highest set bit, -1 for 0
-for _v in range(1, 8192):
-    _POP[_v] = _POP[_v >> 1] + (_v & 1)
-    _HIGH[_v] = _v.bit_length() - 1
-del _v
+def _popc_codegen(typingctx: Any, x: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+def _hib_codegen(typingctx: Any, x: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        zeros = builder.ctlz(args[0], cgutils.false_bit)  # 64 for 0: defined
+        return builder.sub(context.get_constant(types.int64, 63), zeros)
+
+    return types.int64(types.int64), codegen
+
+
+# The CPU's bit instructions, as numba intrinsics (LLVM's ctpop and ctlz): cheaper than the
+# tables over 13-bit holdings they replace, which no longer crowd the cache.
+_popc = cast("Callable[[int], int]", intrinsic(_popc_codegen))  # number of set bits
+_hib = cast("Callable[[int], int]", intrinsic(_hib_codegen))  # highest set bit, -1 for 0
+
 
 SUIT_BITS = 0x1FFF
+# A card's suit and rank by table: Python's floor division compiles to more than a load.
+_SUIT = np.array([c // 13 for c in range(52)], dtype=np.int64)
+_RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _M1 = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 _M2 = -4417276706812531889  # 0xC2B2AE3D27D4EB4F as int64
 MAX_MOVES = 32  # per ply: hands hold at most 26 cards (two-hand games)
-NO_TRUMP = -1
 
 
-@numba.njit(cache=True)
+@_inline
 def _suit_bits(mask: int, s: int) -> int:
     return (mask >> (13 * s)) & SUIT_BITS
 
 
-@numba.njit(cache=True)
+@_inline
 def _beats(c: int, best: int, trump: int) -> bool:
-    sc = c // 13
-    sb = best // 13
+    sc = int(_SUIT[c])
+    sb = int(_SUIT[best])
     if sc == sb:
         return c > best
     return sc == trump
 
 
-@numba.njit(cache=True)
+@_inline
 def _side(seat: int, players: int) -> int:
     if players == 4:
         return seat & 1
     return seat
 
 
-@numba.njit(cache=True)
-def _low_card(mask: int) -> int:
-    """The lowest card of a non-empty mask."""
-    for s in range(4):
-        v = _suit_bits(mask, s)
-        if v != 0:
-            return 13 * s + int(_HIGH[v & -v])
-    return -1
-
-
-@_njit_no_refcount
+@_inline
 def _blocked(hand: int, blk: np.ndarray, nblk: int) -> int:
     """Cards of ``hand`` that cannot be played yet (their up card is still in ``hand``)."""
     out = 0
@@ -115,7 +139,7 @@ def _blocked(hand: int, blk: np.ndarray, nblk: int) -> int:
     return out
 
 
-@_njit_no_refcount
+@_inline
 def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
     """Cards of ``hand`` in a pending blocker pair: never merged into an equivalent sequence."""
     out = 0
@@ -127,7 +151,7 @@ def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
     return out
 
 
-@_njit_no_refcount
+@_inline
 def _legal(
     hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int, blk: np.ndarray, nblk: int
 ) -> int:
@@ -136,38 +160,35 @@ def _legal(
     if nblk > 0:
         hand &= ~_blocked(hand, blk, nblk)
     if pos > 0:
-        led = trick[row, 0] // 13
+        led = _SUIT[trick[row, 0]]
         follow = hand & (SUIT_BITS << (13 * led))
         if follow != 0:
             return int(follow)
     return int(hand)
 
 
-@numba.njit(cache=True)
-def _representatives(legal: int, hand: int, rem: int, invol: int) -> int:
-    """The lowest card of each run of ``legal`` cards that are adjacent among ``rem`` (cards
-    in play) and held by this hand; cards in ``invol`` stand alone and break runs."""
-    out = 0
+_SUIT_TOPS = (1 << 12) | (1 << 25) | (1 << 38) | (1 << 51)
+_SUIT_BOTTOMS = 1 | (1 << 13) | (1 << 26) | (1 << 39)
+_ALL = (1 << 52) - 1
+
+
+@_inline
+def _representatives(legal: int, rem: int, invol: int) -> int:
+    """The lowest card of each run of ``legal`` cards (one hand's) that are adjacent among
+    ``rem`` (cards in play); cards in ``invol`` stand alone and break runs.
+
+    All suits at once: cards out of play (``gap``) are transparent, so a run is a block of
+    ``ours | gap`` bits; adding each block's lowest bit to its gap bits carries up to the
+    first card of ours in it.  An ace out of play never lies between two cards, so it is left
+    out of ``gap``, and no carry leaves its suit."""
     free = legal & ~invol
-    out |= legal & invol
-    for s in range(4):
-        h = _suit_bits(free, s)
-        if h == 0:
-            continue
-        r = _suit_bits(rem, s)
-        hand_s = _suit_bits(hand, s) & ~_suit_bits(invol, s)
-        x = h
-        while x != 0:
-            low = x & -x
-            x ^= low
-            below = r & (low - 1)
-            # the lowest of its run: the next card in play below it is not ours (or none)
-            if below == 0 or not (hand_s >> _HIGH[below]) & 1:
-                out |= low << (13 * s)
-    return out
+    gap = ~rem & (_ALL ^ _SUIT_TOPS)
+    q = free | gap
+    starts = (q & ~(q << 1)) | (q & _SUIT_BOTTOMS)
+    return (((gap & q) + starts) & free) | (legal & invol)
 
 
-@numba.njit(cache=True)
+@_inline
 def _merged(reps: int, free: int, rem: int) -> int:
     """The representatives that stand for more than one card (the next card in play above
     them is in the same run).  Their equivalence holds only while the cards from them up
@@ -188,7 +209,7 @@ def _merged(reps: int, free: int, rem: int) -> int:
     return out
 
 
-@numba.njit(cache=True)
+@_inline
 def _cover_merged(w: int, merged: int, hand: int, rem: int) -> int:
     """Extend the winning ranks ``w`` of a result that covers every card: a representative
     whose run reaches the lowest winning rank of its suit joins ``w``, so that the run is a
@@ -198,16 +219,16 @@ def _cover_merged(w: int, merged: int, hand: int, rem: int) -> int:
         ws = _suit_bits(w, s)
         if ms == 0 or ws == 0:
             continue  # no winning rank in the suit: all its cards are interchangeable
-        thr = _HIGH[ws & -ws]
+        thr = _hib(ws & -ws)
         r = _suit_bits(rem, s)
         h = _suit_bits(hand, s)
         while ms != 0:
-            b = _HIGH[ms]  # highest remaining representative
+            b = _hib(ms)  # highest remaining representative
             ms ^= 1 << b
             top = b
             above = r >> (top + 1)
-            while above != 0 and (h >> (top + 1 + _HIGH[above & -above])) & 1:
-                top = top + 1 + _HIGH[above & -above]
+            while above != 0 and (h >> (top + 1 + _hib(above & -above))) & 1:
+                top = top + 1 + _hib(above & -above)
                 above = r >> (top + 1)
             if top >= thr and b < thr:
                 thr = b
@@ -215,17 +236,17 @@ def _cover_merged(w: int, merged: int, hand: int, rem: int) -> int:
     return w
 
 
-@_njit_no_refcount
+@_inline
 def _shape(hands: np.ndarray, players: int) -> int:
     """Suit lengths of every hand, 4 bits each: the part of a table key that is exact."""
     out = 0
     for h in range(players):
         for s in range(4):
-            out |= _POP[_suit_bits(hands[h], s)] << (16 * h + 4 * s)
+            out |= _popc(_suit_bits(hands[h], s)) << (16 * h + 4 * s)
     return out
 
 
-@_njit_no_refcount
+@_inline
 def _owners(hands: np.ndarray, players: int, s: int) -> int:
     """Owners (2 bits each) of the cards of suit ``s`` in play, highest card first (in the
     most significant place)."""
@@ -235,67 +256,71 @@ def _owners(hands: np.ndarray, players: int, s: int) -> int:
     rem = _suit_bits(hands[0], s) | h1 | h2 | h3
     code = 0
     while rem != 0:
-        b = _HIGH[rem]
+        b = _hib(rem)
         rem ^= 1 << b
         code = (code << 2) | ((h1 >> b) & 1) | (((h2 >> b) & 1) << 1) | (((h3 >> b) & 1) * 3)
     return code
 
 
-@numba.njit(cache=True)
+@_inline
 def _depth_of(w: int, rem: int, s: int) -> int:
     """How many top cards of suit ``s`` in play are at or above the lowest card of ``w``."""
     ws = _suit_bits(w, s)
     if ws == 0:
         return 0
-    return int(_POP[_suit_bits(rem, s) >> _HIGH[ws & -ws]])
+    return int(_popc(_suit_bits(rem, s) >> _hib(ws & -ws)))
 
 
-@numba.njit(cache=True)
+@_inline
 def _nth_card(rem: int, s: int, k: int) -> int:
     """The ``k``-th highest card (1-based) of suit ``s`` in play, as a one-bit mask."""
     sm = _suit_bits(rem, s)
     while k > 1:
-        sm ^= 1 << _HIGH[sm]
+        sm ^= 1 << _hib(sm)
         k -= 1
-    return 1 << (13 * s + int(_HIGH[sm]))
+    return 1 << (13 * s + int(_hib(sm)))
 
 
-@numba.njit(cache=True)
+@_inline
 def _top_run(mine: int, rem: int) -> int:
     """How many of the top cards of ``rem`` (one suit) in a row are in ``mine``."""
     others = rem & ~mine
     if others == 0:
-        return int(_POP[mine])
-    return int(_POP[mine >> (_HIGH[others] + 1)])
+        return int(_popc(mine))
+    return int(_popc(mine >> (_hib(others) + 1)))
 
 
-@_njit_no_refcount
-def _sure_trumps(
-    hands: np.ndarray, players: int, trump: int, rem: int, side: int
-) -> tuple[int, int]:
-    """Tricks ``side`` cannot fail to take: each trump of one of its hands that beats every
-    trump of the other side wins the trick it is played to (and every card gets played);
-    and the cards that bound depends on."""
-    if trump < 0:
-        return 0, 0
-    theirs = 0
-    for h in range(players):
-        if _side(h, players) != side:
-            theirs |= _suit_bits(hands[h], trump)
-    above = 0 if theirs == 0 else _HIGH[theirs] + 1
-    best = 0
-    for h in range(players):
-        if _side(h, players) == side:
-            k = _POP[_suit_bits(hands[h], trump) >> above]
-            if k > best:
-                best = k
+@_inline
+def _sure_side(a: int, b: int, theirs: int, rem: int, trump: int) -> tuple[int, int]:
+    """``_sure_trumps`` for the side whose hands hold the trumps ``a`` and ``b`` (13-bit)
+    against the other side's ``theirs``."""
+    above = 0 if theirs == 0 else _hib(theirs) + 1
+    ka = _popc(a >> above)
+    kb = _popc(b >> above)
+    best = ka if ka > kb else kb
     if best == 0 or theirs == 0:
         return best, 0  # without their trumps, only lengths count
     # the lowest counted trump: the best hand's trumps from it up are matched exactly
-    return best, _nth_card(rem, trump, _POP[_suit_bits(rem, trump) >> above])
+    return best, _nth_card(rem, trump, _popc(_suit_bits(rem, trump) >> above))
 
 
-@_njit_no_refcount
+@_inline
+def _sure_trumps(
+    hands: np.ndarray, players: int, trump: int, rem: int
+) -> tuple[int, int, int, int]:
+    """Tricks each side cannot fail to take, side 0's and then side 1's, each with the cards
+    that bound depends on: each trump of one of its hands that beats every trump of the
+    other side wins the trick it is played to (and every card gets played)."""
+    t0 = _suit_bits(hands[0], trump)
+    t1 = _suit_bits(hands[1], trump)
+    t2 = _suit_bits(hands[2], trump) if players == 4 else 0
+    t3 = _suit_bits(hands[3], trump) if players == 4 else 0
+    sure0, w0 = _sure_side(t0, t2, t1 | t3, rem, trump)
+    sure1, w1 = _sure_side(t1, t3, t0 | t2, rem, trump)
+    return sure0, w0, sure1, w1
+
+
+@_inline
 def _quick_tricks(
     hands: np.ndarray, players: int, trump: int, rem: int, leader: int
 ) -> tuple[int, int]:
@@ -308,7 +333,7 @@ def _quick_tricks(
     if trump >= 0:
         for h in range(players):
             if _side(h, players) != ls:
-                t = _POP[_suit_bits(hands[h], trump)]
+                t = _popc(_suit_bits(hands[h], trump))
                 if t > 0:
                     opp_trumps += 1
                     if t > max_opp_trumps:
@@ -334,7 +359,7 @@ def _quick_tricks(
         if trump >= 0 and opp_trumps > 0 and not drawn:
             for h in range(players):
                 if _side(h, players) != ls and _suit_bits(hands[h], trump) != 0:
-                    ln = _POP[_suit_bits(hands[h], s)]
+                    ln = _popc(_suit_bits(hands[h], s))
                     if ln < k:
                         k = ln
         if k > 0:
@@ -344,7 +369,7 @@ def _quick_tricks(
         # No trumps in play: after the leader's winners, a low card to the partner's top
         # card, whose winners then all cash too.  The partner keeps its winners through
         # the leader's run if it has enough other cards to follow or throw.
-        partner = hands[(leader + 2) % 4]
+        partner = hands[(leader + 2) & 3]
         runs = 0
         wp = 0
         entry = False
@@ -357,10 +382,10 @@ def _quick_tricks(
                     entry = True
         if (
             entry
-            and _POP[_suit_bits(partner, 0)]
-            + _POP[_suit_bits(partner, 1)]
-            + _POP[_suit_bits(partner, 2)]
-            + _POP[_suit_bits(partner, 3)]
+            and _popc(_suit_bits(partner, 0))
+            + _popc(_suit_bits(partner, 1))
+            + _popc(_suit_bits(partner, 2))
+            + _popc(_suit_bits(partner, 3))
             - runs
             >= total
         ):
@@ -369,13 +394,13 @@ def _quick_tricks(
     return total, w
 
 
-@numba.njit(cache=True)
+@_inline
 def _only_trumps(hand: int, trump: int) -> bool:
     """Does ``hand`` (not empty) hold nothing but trumps?"""
     return trump >= 0 and (hand & ~(SUIT_BITS << (13 * trump))) == 0
 
 
-@_njit_no_refcount
+@_inline
 def _forced(
     hands: np.ndarray, players: int, trump: int, leader: int, side: int, left: int
 ) -> tuple[int, int]:
@@ -398,9 +423,9 @@ def _forced(
     Blockers change what may be played: callers skip this with blockers."""
     ts = trump >= 0
     if players == 4:
-        y1 = hands[(leader + 1) % 4]
-        y2 = hands[(leader + 3) % 4]
-        other = hands[(leader + 2) % 4]
+        y1 = hands[(leader + 1) & 3]
+        y2 = hands[(leader + 3) & 3]
+        other = hands[(leader + 2) & 3]
     else:
         y1 = hands[1 - leader]
         y2 = 0
@@ -414,7 +439,7 @@ def _forced(
             ls_ = _suit_bits(lead, s)
             if ls_ == 0:
                 continue
-            low = _HIGH[ls_ & -ls_]
+            low = _hib(ls_ & -ls_)
             if (_suit_bits(ys_all, s) >> low) != 0:
                 return 0, 0
             if ts and s != trump:
@@ -432,7 +457,7 @@ def _forced(
         if blocked:
             for s in range(4):
                 ls_ = _suit_bits(lead, s)
-                if ls_ != 0 and (_suit_bits(other, s) >> _HIGH[ls_ & -ls_]) != 0:
+                if ls_ != 0 and (_suit_bits(other, s) >> _hib(ls_ & -ls_)) != 0:
                     blocked = False
                     break
         if blocked:
@@ -443,7 +468,7 @@ def _forced(
             ps = _suit_bits(other, s)
             if ps == 0:
                 continue
-            low = _HIGH[ps & -ps]
+            low = _hib(ps & -ps)
             if (_suit_bits(ys_all, s) >> low) != 0:
                 return 1, w
             wp |= 1 << (13 * s + low)
@@ -461,7 +486,7 @@ def _forced(
                 continue
             if _suit_bits(lead, s) != 0:
                 can = True
-            low = _HIGH[xs & -xs]
+            low = _hib(xs & -xs)
             if (_suit_bits(ys_all, s) >> low) != 0:
                 dom = False
                 break
@@ -472,46 +497,46 @@ def _forced(
         ls_ = _suit_bits(lead, s)
         if ls_ == 0:
             continue
-        m = _HIGH[ls_ & -ls_]
+        m = _hib(ls_ & -ls_)
         if players == 4:
             os_ = _suit_bits(other, s)
             if os_ != 0:
-                lo = _HIGH[os_ & -os_]
+                lo = _hib(os_ & -os_)
                 if lo > m:
                     m = lo
             elif ts and s != trump and _only_trumps(other, trump):
                 continue
         for x in (y1, y2):
             xs = _suit_bits(x, s)
-            if xs != 0 and _HIGH[xs & -xs] > m:
-                return 1, 1 << (13 * s + _HIGH[xs & -xs])
+            if xs != 0 and _hib(xs & -xs) > m:
+                return 1, 1 << (13 * s + _hib(xs & -xs))
     return 0, 0
 
 
-@_njit_no_refcount
+@_inline
 def _holds(
     c: int, hands: np.ndarray, players: int, trump: int, seat: int, led: int, after: int
 ) -> bool:
     """Does card ``c`` (now winning the trick) beat whatever the ``after`` opponents of
     ``seat`` still to play can put on it?"""
     side = _side(seat, players)
-    cs = c // 13
+    cs = _SUIT[c]
     for j in range(1, after + 1):
-        o = (seat + j) % players
+        o = (seat + j) & (players - 1)
         if _side(o, players) == side:
             continue
         follow = _suit_bits(hands[o], led)
         if follow != 0:
-            if cs == led and (follow >> (c % 13 + 1)) != 0:
+            if cs == led and (follow >> (_RANK[c] + 1)) != 0:
                 return False
         elif trump >= 0:
             tr = _suit_bits(hands[o], trump)
-            if tr != 0 and (cs != trump or (tr >> (c % 13 + 1)) != 0):
+            if tr != 0 and (cs != trump or (tr >> (_RANK[c] + 1)) != 0):
                 return False
     return True
 
 
-@_njit_no_refcount
+@_inline
 def _order(
     cands: int,
     hands: np.ndarray,
@@ -526,28 +551,25 @@ def _order(
     best_card: int,
     out: np.ndarray,
     ply: int,
+    wbest: int,
 ) -> int:
     """Write the candidate cards of ``seat`` to ``out[ply, :n]`` best first (their sort keys
     go to ``out[ply, MAX_MOVES:]``); return ``n``."""
     n = 0
     side = _side(seat, players)
-    wbest = 0
     led = -1
     wcard = -1
     partner_wins = False
     if pos > 0:
-        led = trick[row, 0] // 13
-        for i in range(1, pos):
-            if _beats(trick[row, i], trick[row, wbest], trump):
-                wbest = i
+        led = _SUIT[trick[row, 0]]
         wcard = trick[row, wbest]
         if players == 4:
-            partner_wins = _side((seat - pos + wbest) % 4, 4) == side
+            partner_wins = _side((seat - pos + wbest) & 3, 4) == side
     for s in range(4):
         sv = _suit_bits(cands, s)
         rs = _suit_bits(rem, s)
         while sv != 0:
-            r = _HIGH[sv]
+            r = _hib(sv)
             sv ^= 1 << r
             c = 13 * s + r
             if c == best_card:
@@ -561,36 +583,47 @@ def _order(
                         else:
                             key = 150 - r  # a top card they can ruff
                     elif players == 4 and (
-                        (_suit_bits(hands[(seat + 2) % 4], s) >> (_HIGH[above] + r + 1)) & 1
+                        (_suit_bits(hands[(seat + 2) & 3], s) >> (_hib(above) + r + 1)) & 1
                     ):
-                        top = 13 * s + _HIGH[above] + r + 1
+                        top = 13 * s + _hib(above) + r + 1
                         # partner holds the top card: lead low to it (unless ruffed)
                         key = 250 - r if _holds(top, hands, players, trump, seat, s, 3) else 120 - r
                     else:
                         key = 100 - r
                         if trump >= 0 and s != trump and players == 4:
-                            pt = hands[(seat + 2) % 4]
+                            pt = hands[(seat + 2) & 3]
                             if _suit_bits(pt, s) == 0 and _suit_bits(pt, trump) != 0:
                                 key = 220 - r  # partner ruffs
                 else:
-                    # misère lead: a card the opponents must beat; few of their cards of
-                    # the suit below it, and they must not be void (free to discard)
+                    # misère lead: a card an opponent must beat (all its cards of the
+                    # suit are higher, or it holds only trumps and none of the suit);
+                    # else few of their cards of the suit below it
                     below = (1 << r) - 1
                     lower = 0
                     higher = 0
+                    forced = 0
                     top_opp = 0
                     for h in range(players):
                         if _side(h, players) != side:
                             hs = _suit_bits(hands[h], s)
-                            lower += _POP[hs & below]
+                            lower += _popc(hs & below)
                             if hs >> (r + 1):
                                 higher += 1
+                                if (hs & below) == 0:
+                                    forced += 1
+                            elif (
+                                hs == 0
+                                and trump >= 0
+                                and s != trump
+                                and _only_trumps(hands[h], trump)
+                            ):
+                                forced += 1
                             top_opp |= hs
-                    key = 300 - 12 * lower - 4 * r + 200 * higher  # first: hands above it
+                    key = 300 - 12 * lower - 4 * r + 200 * higher + 100 * forced
                     if higher == 0:
                         key -= 150
                     elif players == 4:
-                        ps = _suit_bits(hands[(seat + 2) % 4], s)
+                        ps = _suit_bits(hands[(seat + 2) & 3], s)
                         if ps != 0 and (ps & -ps) > top_opp:
                             key -= 100  # partner would have to overtake them
             else:
@@ -630,10 +663,10 @@ def _order(
 
 
 # Fields of a search frame (one row of ``frames`` per depth).
-(F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW, F_MERGED) = (
-    range(12)
-)
-N_FIELDS = 12
+(F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW) = range(11)
+F_TABLE = 11  # the cards on the table
+F_WIN = 12  # the index in the trick of the card now winning it (pos > 0)
+N_FIELDS = 13
 MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
 ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
@@ -653,7 +686,7 @@ ABSOLUTE_DEPTHS = 0xFFFF
 # generation 33-62.
 
 
-@numba.njit(cache=True)
+@_inline
 def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
     h = (shape ^ (leader << 62)) * _M1
     h ^= h >> 29
@@ -664,22 +697,22 @@ def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
     return h & (nbuckets - 1)
 
 
-@_njit_no_refcount
-def _signature(hands: np.ndarray, players: int, rem: int, left: int) -> int:
+@_inline
+def _signature(lv: np.ndarray, rem: int, left: int) -> int:
     """Owners of the top MIN_DEPTH cards of each suit: every entry is that exact at least,
     so they can pick the bucket (the shape alone crowds too many positions into one)."""
     sig = 0
     if left < DEEP:
         return sig
     for s in range(4):
-        n = _POP[_suit_bits(rem, s)]
+        n = _popc(_suit_bits(rem, s))
         k = MIN_DEPTH if n > MIN_DEPTH else n
-        sig = (sig << 8) | ((_owners(hands, players, s) >> (2 * (n - k))) << 4) | k
+        sig = (sig << 8) | ((lv[left, s] >> (2 * (n - k))) << 4) | k
     return sig
 
 
-@_njit_no_refcount
-def _tops(hands: np.ndarray, players: int, rem: int, depths: int) -> tuple[int, int]:
+@_inline
+def _tops(lv: np.ndarray, left: int, rem: int, depths: int) -> tuple[int, int]:
     """The owners of the top ``depth[s]`` cards of each suit, packed 26 bits a suit."""
     t01 = 0
     t23 = 0
@@ -687,7 +720,7 @@ def _tops(hands: np.ndarray, players: int, rem: int, depths: int) -> tuple[int, 
         k = (depths >> (4 * s)) & 0xF
         if k == 0:
             continue
-        code = _owners(hands, players, s) >> (2 * (_POP[_suit_bits(rem, s)] - k))
+        code = lv[left, s] >> (2 * (_popc(_suit_bits(rem, s)) - k))
         if s < 2:
             t01 |= code << (26 * s)
         else:
@@ -695,18 +728,18 @@ def _tops(hands: np.ndarray, players: int, rem: int, depths: int) -> tuple[int, 
     return t01, t23
 
 
-@numba.njit(cache=True)
+@_inline
 def _depths(w: int, rem: int, left: int) -> int:
     out = 0
     for s in range(4):
         k = _depth_of(w, rem, s)
-        n = _POP[_suit_bits(rem, s)]
+        n = _popc(_suit_bits(rem, s))
         floor = 0 if left < DEEP else MIN_DEPTH if n > MIN_DEPTH else n
         out |= (k if k > floor else floor) << (4 * s)
     return out
 
 
-@numba.njit(cache=True)
+@_inline
 def _depth_cards(depths: int, rem: int) -> int:
     """The winning-rank cards of the current position for a stored entry's depths."""
     w = 0
@@ -717,7 +750,7 @@ def _depth_cards(depths: int, rem: int) -> int:
     return w
 
 
-@_njit_no_refcount
+@_inline
 def _store(
     tt: np.ndarray,
     hands: np.ndarray,
@@ -730,24 +763,21 @@ def _store(
     result: bool,
     w: int,
     chosen: int,
+    lv: np.ndarray,
 ) -> None:
     """Record "score >= target" (``result``) or "score < target" for the trick-start
     position in ``hands``, valid down to the winning ranks ``w``."""
-    rem = 0
-    for h in range(players):
-        rem |= hands[h]
+    rem = lv[left, L_INPLAY]
     if absolute:
         shape = hands[0]
         depths = ABSOLUTE_DEPTHS
         t01 = hands[1]
         t23 = 0
     else:
-        shape = _shape(hands, players)
+        shape = lv[left, L_SHAPE]
         depths = _depths(w, rem, left)
-        t01, t23 = _tops(hands, players, rem, depths)
-    b = _bucket(
-        shape, leader, t01 if absolute else _signature(hands, players, rem, left), tt.shape[0]
-    )
+        t01, t23 = _tops(lv, left, rem, depths)
+    b = _bucket(shape, leader, t01 if absolute else _signature(lv, rem, left), tt.shape[0])
     victim = -1
     victim_left = 99
     for e in range(TT_WAYS):
@@ -791,14 +821,81 @@ def _store(
         hi = target - 1
     if chosen >= 0:
         # the best lead as (suit, how many cards in play are above it)
-        s = chosen // 13
-        tt[b, E_BEST, victim] = (s << 4) | _POP[_suit_bits(rem, s) >> (chosen % 13 + 1)]
+        s = _SUIT[chosen]
+        tt[b, E_BEST, victim] = (s << 4) | _popc(_suit_bits(rem, s) >> (_RANK[chosen] + 1))
     tt[b, E_SHAPE, victim] = shape
     tt[b, E_TOP01, victim] = t01
     tt[b, E_TOP23, victim] = t23
     tt[b, E_INFO, victim] = (
         lo | (hi << 5) | (leader << 10) | (depths << 12) | (left << 28) | (gen << 33)
     )
+
+
+# Per trick (row ``left`` of ``lv``), kept as the search goes: the owners of the cards of
+# each suit in play at the trick's start (as ``_owners``; the cards on the table count as
+# their players'), the suit lengths (as ``_shape``) and the cards in play.
+L_INPLAY = 4
+L_SHAPE = 5
+L_FIELDS = 6
+
+
+@_inline
+def _init_level(
+    hands: np.ndarray,
+    trick: np.ndarray,
+    left: int,
+    pos: int,
+    leader: int,
+    players: int,
+    lv: np.ndarray,
+    held: np.ndarray,
+) -> None:
+    """Row ``left`` of ``lv`` for the search's first trick, whose first ``pos`` cards are on
+    the table (``held``: a buffer of four hands)."""
+    for h in range(players):
+        held[h] = hands[h]
+    for j in range(pos):
+        held[(leader + j) & (players - 1)] |= 1 << trick[left, j]
+    inplay = 0
+    for h in range(players):
+        inplay |= held[h]
+    for s in range(4):
+        lv[left, s] = _owners(held, players, s)
+    lv[left, L_INPLAY] = inplay
+    lv[left, L_SHAPE] = _shape(held, players)
+
+
+@_inline
+def _next_level(trick: np.ndarray, left: int, leader: int, players: int, lv: np.ndarray) -> None:
+    """Row ``left - 1`` of ``lv`` from row ``left`` and the trick just completed."""
+    ip = lv[left, L_INPLAY]
+    sh = lv[left, L_SHAPE]
+    o0 = lv[left, 0]
+    o1 = lv[left, 1]
+    o2 = lv[left, 2]
+    o3 = lv[left, 3]
+    for j in range(players):
+        c = trick[left, j]
+        s = _SUIT[c]
+        r = _RANK[c]
+        p = 2 * _popc(_suit_bits(ip, s) & ((1 << r) - 1))
+        low = (1 << p) - 1
+        if s == 0:
+            o0 = ((o0 >> (p + 2)) << p) | (o0 & low)
+        elif s == 1:
+            o1 = ((o1 >> (p + 2)) << p) | (o1 & low)
+        elif s == 2:
+            o2 = ((o2 >> (p + 2)) << p) | (o2 & low)
+        else:
+            o3 = ((o3 >> (p + 2)) << p) | (o3 & low)
+        ip ^= 1 << c
+        sh -= 1 << (16 * ((leader + j) & (players - 1)) + 4 * s)
+    lv[left - 1, 0] = o0
+    lv[left - 1, 1] = o1
+    lv[left - 1, 2] = o2
+    lv[left - 1, 3] = o3
+    lv[left - 1, L_INPLAY] = ip
+    lv[left - 1, L_SHAPE] = sh
 
 
 @_njit_no_refcount
@@ -823,6 +920,8 @@ def _search(
     left0: int,
     target0: int,
     only: int,
+    lv: np.ndarray,
+    table0: int,
 ) -> bool:
     """Can the root side reach ``score >= target0`` over the ``left0`` tricks from here (the
     current trick, ``trick[left0]``, has ``pos0`` cards), when the seat to act plays
@@ -837,6 +936,7 @@ def _search(
     frames[0, F_POS] = pos0
     frames[0, F_LEFT] = left0
     frames[0, F_TARGET] = target0
+    frames[0, F_TABLE] = table0
     state = ENTER
     result = False
     wres = 0
@@ -848,7 +948,6 @@ def _search(
             target = frames[d, F_TARGET]
             frames[d, F_SLOT] = -1
             frames[d, F_W] = 0
-            frames[d, F_MERGED] = 0
             state = RETURN
             wres = 0
             if target <= 0:
@@ -859,16 +958,12 @@ def _search(
                 continue
             stats[0] += 1
             stats[10 + left] += 1
-            seat = (leader + pos) % players
+            seat = (leader + pos) & (players - 1)
             frames[d, F_SEAT] = seat
             maxing = _side(seat, players) == root_side
             frames[d, F_MAX] = 1 if maxing else 0
-            rem = 0
-            for h in range(players):
-                rem |= hands[h]
-            table = 0
-            for i in range(pos):
-                table |= 1 << trick[left, i]
+            table = frames[d, F_TABLE]
+            rem = lv[left, L_INPLAY] & ~table
             best_card = -1
             if d == 0 and only >= 0:
                 moves[0, 0] = only
@@ -881,20 +976,17 @@ def _search(
                 # side now winning it (Z) takes it if every hand of the other side still to
                 # play can put on a card that does not beat the winning card (and the other
                 # side wants Z to take tricks, so it will).
-                wbest = 0
-                for i in range(1, pos):
-                    if _beats(trick[left, i], trick[left, wbest], trump):
-                        wbest = i
+                wbest = frames[d, F_WIN]
                 wc = trick[left, wbest]
-                zs = _side((leader + wbest) % players, players)
+                zs = _side((leader + wbest) & (players - 1), players)
                 if (zs == root_side) == (target == left):
-                    ws = wc // 13
+                    ws = _SUIT[wc]
                     beaters = (SUIT_BITS << (13 * ws)) & ~((2 << wc) - 1)
                     if trump >= 0 and ws != trump:
                         beaters |= SUIT_BITS << (13 * trump)
                     ducks = True
                     for j in range(pos, players):
-                        sj = (leader + j) % players
+                        sj = (leader + j) & (players - 1)
                         if (
                             _side(sj, players) != zs
                             and (_legal(hands, trick, left, sj, j, blk, nblk) & ~beaters) == 0
@@ -923,8 +1015,11 @@ def _search(
                         continue
                 if trump >= 0:
                     # Top trumps are taken by their side whatever it wants.
-                    sure_r, w_r = _sure_trumps(hands, players, trump, rem, root_side)
-                    sure_o, w_o = _sure_trumps(hands, players, trump, rem, 1 - root_side)
+                    sure_0, w_0, sure_1, w_1 = _sure_trumps(hands, players, trump, rem)
+                    if root_side == 0:
+                        sure_r, w_r, sure_o, w_o = sure_0, w_0, sure_1, w_1
+                    else:
+                        sure_r, w_r, sure_o, w_o = sure_1, w_1, sure_0, w_0
                     if misere:
                         sure_r, sure_o = sure_o, sure_r
                         w_r, w_o = w_o, w_r
@@ -954,18 +1049,14 @@ def _search(
                         continue
                 if use_tt:
                     stats[1] += 1
-                    shape = hands[0] if absolute else _shape(hands, players)
+                    shape = hands[0] if absolute else lv[left, L_SHAPE]
                     b = _bucket(
                         shape,
                         leader,
-                        hands[1] if absolute else _signature(hands, players, rem, left),
+                        hands[1] if absolute else _signature(lv, rem, left),
                         nbuckets,
                     )
                     frames[d, F_SLOT] = b
-                    o0 = -1
-                    o1 = -1
-                    o2 = -1
-                    o3 = -1
                     cut = False
                     for e in range(TT_WAYS):
                         info = tt[b, E_INFO, e]
@@ -984,23 +1075,8 @@ def _search(
                                 k = (depths >> (4 * s)) & 0xF
                                 if k == 0:
                                     continue
-                                if s == 0:
-                                    if o0 < 0:
-                                        o0 = _owners(hands, players, 0)
-                                    cur = o0
-                                elif s == 1:
-                                    if o1 < 0:
-                                        o1 = _owners(hands, players, 1)
-                                    cur = o1
-                                elif s == 2:
-                                    if o2 < 0:
-                                        o2 = _owners(hands, players, 2)
-                                    cur = o2
-                                else:
-                                    if o3 < 0:
-                                        o3 = _owners(hands, players, 3)
-                                    cur = o3
-                                cur >>= 2 * (_POP[_suit_bits(rem, s)] - k)
+                                cur = lv[left, s]
+                                cur >>= 2 * (_popc(_suit_bits(rem, s)) - k)
                                 word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
                                 if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
                                     ok = False
@@ -1023,15 +1099,20 @@ def _search(
                             s = bc >> 4
                             sm = _suit_bits(rem, s)
                             for _ in range(bc & 0xF):
-                                sm ^= 1 << _HIGH[sm]
-                            best_card = 13 * s + _HIGH[sm]
+                                sm ^= 1 << _hib(sm)
+                            best_card = 13 * s + _hib(sm)
                     if cut:
                         continue
             hand = hands[seat]
             legal = _legal(hands, trick, left, seat, pos, blk, nblk)
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
-            cands = _representatives(legal, hand, rem | table, invol)
-            frames[d, F_MERGED] = _merged(cands, legal & ~invol, rem | table)
+            cands = _representatives(legal, rem | table, invol)
+            if cands & (cands - 1) == 0:
+                moves[d, 0] = _hib(cands)
+                frames[d, F_CNT] = 1
+                frames[d, F_IDX] = 0
+                state = ADVANCE
+                continue
             frames[d, F_CNT] = _order(
                 cands,
                 hands,
@@ -1046,6 +1127,7 @@ def _search(
                 best_card,
                 moves,
                 d,
+                frames[d, F_WIN],
             )
             frames[d, F_IDX] = 0
             state = ADVANCE
@@ -1055,17 +1137,18 @@ def _search(
                 # every card tried, none reached the node's goal
                 result = frames[d, F_MAX] == 0
                 wres = frames[d, F_W]  # every card's line counts
-                if frames[d, F_MERGED] != 0:
-                    pos = frames[d, F_POS]
-                    left = frames[d, F_LEFT]
-                    inplay = 0
-                    for h in range(players):
-                        inplay |= hands[h]
-                    for j in range(pos):
-                        inplay |= 1 << trick[left, j]
-                    wres = _cover_merged(
-                        wres, frames[d, F_MERGED], hands[frames[d, F_SEAT]], inplay
+                if d > 0 or only < 0:
+                    # the equivalences the node used, found again only now
+                    seat = frames[d, F_SEAT]
+                    hand = hands[seat]
+                    inplay = lv[frames[d, F_LEFT], L_INPLAY]
+                    legal = _legal(
+                        hands, trick, frames[d, F_LEFT], seat, frames[d, F_POS], blk, nblk
                     )
+                    invol = _involved(hand, blk, nblk) if nblk > 0 else 0
+                    merged = _merged(_representatives(legal, inplay, invol), legal & ~invol, inplay)
+                    if merged != 0:
+                        wres = _cover_merged(wres, merged, hand, inplay)
                 if frames[d, F_SLOT] >= 0:
                     _store(
                         tt,
@@ -1079,6 +1162,7 @@ def _search(
                         result,
                         wres,
                         -1,
+                        lv,
                     )
                 state = RETURN
                 continue
@@ -1091,33 +1175,37 @@ def _search(
             target = frames[d, F_TARGET]
             hands[seat] ^= 1 << c
             trick[left, pos] = c
+            wbest = 0
+            if pos > 0:
+                wbest = frames[d, F_WIN]
+                if _beats(c, trick[left, wbest], trump):
+                    wbest = pos
             if pos + 1 == players:
-                wbest = 0
-                for j in range(1, players):
-                    if _beats(trick[left, j], trick[left, wbest], trump):
-                        wbest = j
                 wc = trick[left, wbest]
                 # the winner's rank matters if it beat a card of its own suit
-                frames[d, F_TW] = 0
-                for j in range(players):
-                    if j != wbest and trick[left, j] // 13 == wc // 13:
-                        frames[d, F_TW] = 1 << wc
-                w = (leader + wbest) % players
+                on_table = frames[d, F_TABLE] | (1 << c)
+                if _suit_bits(on_table, _SUIT[wc]) != (1 << _RANK[wc]):
+                    frames[d, F_TW] = 1 << wc
+                w = (leader + wbest) & (players - 1)
                 delta = 1 if (_side(w, players) == root_side) != misere else 0
                 if left == 1:
                     result = delta >= target
                     wres = 0
                     state = CHILD_DONE
                     continue
+                _next_level(trick, left, leader, players, lv)
                 frames[d + 1, F_LEADER] = w
                 frames[d + 1, F_POS] = 0
                 frames[d + 1, F_LEFT] = left - 1
                 frames[d + 1, F_TARGET] = target - delta
+                frames[d + 1, F_TABLE] = 0
             else:
                 frames[d + 1, F_LEADER] = leader
                 frames[d + 1, F_POS] = pos + 1
                 frames[d + 1, F_LEFT] = left
                 frames[d + 1, F_TARGET] = target
+                frames[d + 1, F_TABLE] = frames[d, F_TABLE] | (1 << c)
+                frames[d + 1, F_WIN] = wbest
             d += 1
             state = ENTER
         elif state == CHILD_DONE:
@@ -1142,6 +1230,7 @@ def _search(
                         result,
                         wres,
                         c,
+                        lv,
                     )
                 state = RETURN
             else:
@@ -1175,7 +1264,7 @@ def solve_kernel(
     """Fill ``out[card]`` with the tricks of the side to act for each legal card (others
     -1).  Returns the number of tricks left (current trick included)."""
     hands = hands_in.copy()
-    seat = (leader + ntrick) % players
+    seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
     left = 0
     x = hands[seat]
@@ -1187,6 +1276,13 @@ def solve_kernel(
         trick[left, i] = trick_in[i]
     moves = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), dtype=np.int64)
     frames = np.zeros((MAX_DEPTH, N_FIELDS), dtype=np.int64)
+    lv = np.zeros((left + 2, L_FIELDS), dtype=np.int64)
+    wroot = 0
+    for i in range(1, ntrick):
+        if _beats(trick[left, i], trick[left, wroot], trump):
+            wroot = i
+    frames[0, F_WIN] = wroot
+    _init_level(hands, trick, left, ntrick, leader, players, lv, np.zeros(4, dtype=np.int64))
     for c in range(52):
         out[c] = -1
     absolute = nblk > 0
@@ -1201,7 +1297,7 @@ def solve_kernel(
     hand = hands[seat]
     legal = _legal(hands, trick, left, seat, ntrick, blk, nblk)
     invol = _involved(hand, blk, nblk) if nblk > 0 else 0
-    reps = _representatives(legal, hand, rem | table, invol)
+    reps = _representatives(legal, rem | table, invol)
     cnt = _order(
         reps,
         hands,
@@ -1216,6 +1312,7 @@ def solve_kernel(
         -1,
         moves,
         ROOT_ROW,
+        wroot,
     )
     root_moves = moves[ROOT_ROW, :cnt].copy()
     # The position's value first (any card), by bisection on null-window tests ...
@@ -1245,6 +1342,8 @@ def solve_kernel(
             left,
             mid,
             only,
+            lv,
+            table,
         ):
             lo = mid
         else:
@@ -1276,6 +1375,8 @@ def solve_kernel(
                 left,
                 v,
                 c,
+                lv,
+                table,
             ):
                 v -= 1
         out[c] = v if not misere else left - v
