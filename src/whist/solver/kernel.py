@@ -537,6 +537,26 @@ def _holds(
 
 
 @_inline
+def _card_code(c: int, inplay: int) -> int:
+    """Card ``c`` as (suit, how many cards in play are above it): the same card in every
+    position a table entry serves, whatever small cards have gone."""
+    s = int(_SUIT[c])
+    return (s << 4) | _popc(_suit_bits(inplay, s) >> (_RANK[c] + 1))
+
+
+@_inline
+def _code_card(code: int, inplay: int) -> int:
+    """The card of ``_card_code`` among ``inplay``, -1 if that suit has too few cards."""
+    s = code >> 4
+    sm = _suit_bits(inplay, s)
+    if _popc(sm) <= (code & 0xF):
+        return -1
+    for _ in range(code & 0xF):
+        sm ^= 1 << _hib(sm)
+    return 13 * s + _hib(sm)
+
+
+@_inline
 def _order(
     cands: int,
     hands: np.ndarray,
@@ -552,9 +572,11 @@ def _order(
     out: np.ndarray,
     ply: int,
     wbest: int,
+    killer: int,
 ) -> int:
     """Write the candidate cards of ``seat`` to ``out[ply, :n]`` best first (their sort keys
-    go to ``out[ply, MAX_MOVES:]``); return ``n``."""
+    go to ``out[ply, MAX_MOVES:]``); return ``n``.  ``best_card`` (the table's best lead) comes
+    first, then ``killer`` (the lead that last refuted a test here)."""
     n = 0
     side = _side(seat, players)
     led = -1
@@ -565,6 +587,19 @@ def _order(
         wcard = trick[row, wbest]
         if players == 4:
             partner_wins = _side((seat - pos + wbest) & 3, 4) == side
+    ours_anyway = False
+    if misere and partner_wins and pos == players - 2:
+        # Partner led the card now winning, and the last hand, an opponent, can stay under
+        # it: the trick is ours whatever this hand plays, which may as well be its highest.
+        last = hands[(seat + 1) & (players - 1)]
+        below = (1 << _RANK[wcard]) - 1
+        follow = _suit_bits(last, led)
+        if follow != 0:
+            ours_anyway = (follow & below) != 0
+        else:
+            ours_anyway = not _only_trumps(last, trump) or (
+                led == trump and (_suit_bits(last, trump) & below) != 0
+            )
     for s in range(4):
         sv = _suit_bits(cands, s)
         rs = _suit_bits(rem, s)
@@ -574,6 +609,8 @@ def _order(
             c = 13 * s + r
             if c == best_card:
                 key = 10000
+            elif c == killer:
+                key = 5000
             elif pos == 0:
                 above = rs >> (r + 1)
                 if not misere:
@@ -644,6 +681,8 @@ def _order(
                             key = 300 - r  # force out their higher cards
                     else:
                         key = 250 - r
+                elif ours_anyway:
+                    key = 300 + r
                 elif not wins or (partner_wins and pos == players - 1):
                     key = 300 + r  # duck with the highest card that still ducks
                     if s != led and (rs >> (r + 1)) == 0:
@@ -820,9 +859,7 @@ def _store(
     elif target - 1 < hi:
         hi = target - 1
     if chosen >= 0:
-        # the best lead as (suit, how many cards in play are above it)
-        s = _SUIT[chosen]
-        tt[b, E_BEST, victim] = (s << 4) | _popc(_suit_bits(rem, s) >> (_RANK[chosen] + 1))
+        tt[b, E_BEST, victim] = _card_code(chosen, rem)  # the best lead
     tt[b, E_SHAPE, victim] = shape
     tt[b, E_TOP01, victim] = t01
     tt[b, E_TOP23, victim] = t23
@@ -833,10 +870,12 @@ def _store(
 
 # Per trick (row ``left`` of ``lv``), kept as the search goes: the owners of the cards of
 # each suit in play at the trick's start (as ``_owners``; the cards on the table count as
-# their players'), the suit lengths (as ``_shape``) and the cards in play.
+# their players'), the suit lengths (as ``_shape``) and the cards in play; and, for move
+# ordering, each seat's "killer" lead at that trick.
 L_INPLAY = 4
 L_SHAPE = 5
-L_FIELDS = 6
+L_KILLER = 6  # + seat: 1 + the _card_code of its last lead that refuted a test (misère)
+L_FIELDS = 10
 
 
 @_inline
@@ -1096,17 +1135,18 @@ def _search(
                             break
                         bc = tt[b, E_BEST, e]
                         if bc >= 0 and best_card < 0:
-                            s = bc >> 4
-                            sm = _suit_bits(rem, s)
-                            for _ in range(bc & 0xF):
-                                sm ^= 1 << _hib(sm)
-                            best_card = 13 * s + _hib(sm)
+                            best_card = _code_card(bc, rem)
                     if cut:
                         continue
             hand = hands[seat]
             legal = _legal(hands, trick, left, seat, pos, blk, nblk)
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
             cands = _representatives(legal, rem | table, invol)
+            killer = -1
+            if misere and pos == 0 and lv[left, L_KILLER + seat] > 0:
+                # the misère lead that last refuted a test at this trick often refutes the
+                # next one too (the "killer heuristic"); most tricks gains nothing by it
+                killer = _code_card(lv[left, L_KILLER + seat] - 1, rem)
             if cands & (cands - 1) == 0:
                 moves[d, 0] = _hib(cands)
                 frames[d, F_CNT] = 1
@@ -1128,6 +1168,7 @@ def _search(
                 moves,
                 d,
                 frames[d, F_WIN],
+                killer,
             )
             frames[d, F_IDX] = 0
             state = ADVANCE
@@ -1215,6 +1256,9 @@ def _search(
             if result == (frames[d, F_MAX] == 1):
                 # one card suffices: the node's result rests on this line alone
                 wres |= frames[d, F_TW]
+                if misere and frames[d, F_POS] == 0:
+                    kl = frames[d, F_LEFT]
+                    lv[kl, L_KILLER + frames[d, F_SEAT]] = 1 + _card_code(c, lv[kl, L_INPLAY])
                 stats[2 + frames[d, F_POS]] += 1
                 stats[6 + frames[d, F_POS]] += frames[d, F_IDX]
                 if frames[d, F_SLOT] >= 0:
@@ -1313,6 +1357,7 @@ def solve_kernel(
         moves,
         ROOT_ROW,
         wroot,
+        -1,
     )
     root_moves = moves[ROOT_ROW, :cnt].copy()
     # The position's value first (any card), by bisection on null-window tests ...
