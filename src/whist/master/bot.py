@@ -31,7 +31,14 @@ from whist.core.actions import Action, Bid, Bottom, Play, Take
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
-from whist.master.playout import FEWEST_EXACT, candidates, choice_margins, cost
+from whist.master.playout import (
+    FEWEST_EXACT,
+    FEWEST_SOLVE,
+    TWO_HAND_SOLVE,
+    candidates,
+    choice_margins,
+    cost,
+)
 from whist.master.scoring import margins
 
 SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
@@ -45,12 +52,12 @@ PLAYOUT_LEAST = 2
 
 def solve_cost(view: View, tricks_left: int) -> float:
     """Rough seconds to evaluate one world on the 2-core machine (a fit to the solvers'
-    medians: DDS for four-hand most tricks, ours otherwise), to size the number of worlds
-    to the budget."""
+    times, each about 2.2 times dearer per trick more: DDS for four-hand most tricks, ours
+    otherwise), to size the number of worlds to the budget."""
     if view.players == 2:
-        solving = 0.015 * 2.2 ** (tricks_left - 13)  # ours, two hands
+        solving = TWO_HAND_SOLVE * 2.2 ** (tricks_left - 13)  # ours, two hands
     elif wants_fewest(view):
-        solving = 0.015 * 2.2 ** (tricks_left - FEWEST_EXACT)  # ours, four-hand misère
+        solving = FEWEST_SOLVE * 2.2 ** (tricks_left - FEWEST_EXACT)  # ours, four-hand misère
     else:
         solving = 0.02 * 2.2 ** (tricks_left - 13)  # DDS
     return OVERHEAD + solving

@@ -30,10 +30,11 @@ from whist.master.scoring import margin
 from whist.solver import solve_value
 
 FEWEST_EXACT = 8  # four hands: solved exactly from this many tricks left (misère's limit)
-STAGE_ONE_COST = 0.0015  # seconds per world and choice: HARD through the rest of stage 1
-SOLVE_COST = 0.01  # seconds: stage 2 solved exactly (two hands, 13 tricks; about the mean)
-DEAL_COST = 0.003  # seconds: a four-hand deal played out by HARD
-HORIZON_COST = 0.015  # seconds: four hands solved from FEWEST_EXACT tricks left (misère)
+# Rough seconds on the 2-core machine under load, about the means (every card's value):
+STAGE_ONE_COST = 0.0015  # per world and choice: HARD through the rest of stage 1
+TWO_HAND_SOLVE = 0.005  # two hands solved from 13 tricks (stage 2 of a stock game)
+DEAL_COST = 0.003  # a four-hand deal played out by HARD
+FEWEST_SOLVE = 0.005  # four hands solved in misère from FEWEST_EXACT tricks left
 
 
 def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
@@ -54,8 +55,8 @@ def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
 def cost(view: View, solving: bool) -> float:
     """Rough seconds to try one choice in one world (the 2-core machine, under load)."""
     if view.players == 4:
-        return DEAL_COST + (HORIZON_COST if solving else 0.0)
-    return STAGE_ONE_COST + (SOLVE_COST if solving else 0.0)
+        return DEAL_COST + (FEWEST_SOLVE if solving else 0.0)
+    return STAGE_ONE_COST + (TWO_HAND_SOLVE if solving else 0.0)
 
 
 def choice_margins(
