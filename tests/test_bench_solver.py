@@ -33,4 +33,10 @@ def test_quick_run_reports_times() -> None:
         assert size["disagreements_with_dds"] == 0
         assert size["ours_most_median_s"] > 0 and size["dds_median_s"] > 0
         assert size["ratio_most"] > 0 and size["ratio_misere"] > 0
+        blocked = size["blocked"]
+        assert blocked["ours_misere_median_s"] > 0 and blocked["dds_median_s"] > 0
+        assert blocked["ratio_misere"] == pytest.approx(
+            blocked["ours_misere_median_s"] / blocked["dds_median_s"], rel=1e-2
+        )
     assert result["target_met"] in (True, False)
+    assert result["target_met_blocked"] in (True, False)
