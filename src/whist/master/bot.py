@@ -9,8 +9,10 @@ card to play while the stock lasts in German Whist and Plockwhist (stage 2 solve
 four-hand misère before ``FEWEST_EXACT`` tricks are left; and the decisions before play —
 bids, bottom cards, talon.
 
-Japanese Whist early in its 26 tricks is not yet a position to solve in the budget, and
-its trump choice not one to play out (see ``decision_choices``): HARD's choice stands in.
+Japanese Whist early in its 26 tricks is not yet a position to solve in the budget: there
+MASTER compares its cards as HARD does, by fast rollouts of the whole deal from sampled
+unseen cards (``whist.bots.rollout``), but with as many as its budget pays for, and it
+names trump the same way, every suit rolled out on the same deals.
 
 ``MasterBot(playout_search=False, hard_ties=False, playout_decisions=False)`` is plain PIMC,
 the baseline MASTER is measured against (level ``pimc``): HARD's choice wherever it does
@@ -26,8 +28,9 @@ from random import Random
 from whist.bots.base import CardPlayer
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
+from whist.bots.rollout import best_by_rollouts, best_trump_by_rollouts
 from whist.bots.sampler import World, inference_default
-from whist.core.actions import Action, Bid, Bottom, Play, Take
+from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Take
 from whist.core.cards import Card
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
@@ -43,6 +46,9 @@ from whist.master.scoring import margins
 
 SHARE = 0.5  # of the budget planned for solving: the estimate is a median, the tail runs over
 JAPANESE_EXACT = 10  # Japanese Whist: solved exactly from this many tricks left
+JAPANESE_SOLVE = 0.0015  # seconds: a Japanese position solved from JAPANESE_EXACT tricks left
+ROLLOUT_COST = 45e-6  # seconds: one fast rollout of a Japanese deal (whist.bots.rollout)
+ROLLOUTS_MOST = 2000  # rollouts per Japanese candidate at most (HARD: at most 40)
 OVERHEAD = 0.0004  # seconds per world besides solving: sampling, weights, bookkeeping
 OVERRUN = 0.9  # the search stops at this multiple of the budget: the rest is for the last step
 # Worlds per playout search, whatever the budget: every choice is tried in each world, so
@@ -54,7 +60,9 @@ def solve_cost(view: View, tricks_left: int) -> float:
     """Rough seconds to evaluate one world on the 2-core machine (a fit to the solvers'
     times, each about 2.2 times dearer per trick more: DDS for four-hand most tricks, ours
     otherwise), to size the number of worlds to the budget."""
-    if view.players == 2:
+    if view.variant == "japanese":
+        solving = JAPANESE_SOLVE * 2.5 ** (tricks_left - JAPANESE_EXACT)  # ours, with piles
+    elif view.players == 2:
         solving = TWO_HAND_SOLVE * 2.2 ** (tricks_left - 13)  # ours, two hands
     elif wants_fewest(view):
         solving = FEWEST_SOLVE * 2.2 ** (tricks_left - FEWEST_EXACT)  # ours, four-hand misère
@@ -102,6 +110,12 @@ class MasterBot(CardPlayer):
 
     def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
         preferred = self.hard.decide(view, legal, rng)
+        if isinstance(preferred, ChooseTrump) and self.playout_decisions:
+            assert view.seat is not None
+            suits = [a.suit for a in legal if isinstance(a, ChooseTrump)]
+            _, tricks = best_trump_by_rollouts(view, suits, rng, self.rollouts(len(suits)))
+            top = [ChooseTrump(view.seat, s) for s in suits if tricks[s] == max(tricks.values())]
+            return preferred if self.hard_ties and preferred in top else top[0]
         choices = decision_choices(view, legal) if self.playout_decisions else []
         if len(choices) < 2:
             return preferred
@@ -118,6 +132,9 @@ class MasterBot(CardPlayer):
             best = [kept[i] for i in self.playout_best(view, plays, rng)]
         elif solvable(view):
             best = self.tally(view, cards, rng).best()
+        elif self.playout_search and view.variant == "japanese":
+            # HARD's rollouts, as many as the budget pays for
+            return best_by_rollouts(view, cards, rng, self.rollouts(len(cards)))[0]
         else:
             return self.hard.play(view, cards, rng)
         if len(best) == 1 or not self.hard_ties:
@@ -125,6 +142,11 @@ class MasterBot(CardPlayer):
         preferred = self.hard.play(view, best, rng)
         # HARD's exact stage-2 endings choose from the whole hand: keep to the tied cards.
         return preferred if preferred in best else best[0]
+
+    def rollouts(self, choices: int) -> int:
+        """Japanese rollouts per choice (every choice is rolled out on the same deals)."""
+        planned = int(SHARE * self.budget / (ROLLOUT_COST * choices))
+        return max(self.least, min(ROLLOUTS_MOST, planned))
 
     def playout_best(self, view: View, choices: Sequence[Action], rng: Random) -> list[int]:
         """The indices of the best ``choices`` by playouts in sampled worlds."""
@@ -179,10 +201,10 @@ class MasterBot(CardPlayer):
 
 
 def decision_choices(view: View, legal: tuple[Action, ...]) -> list[Action]:
-    """The choices worth simulating: for a bid or a bottom card, playing for tricks or not
-    (the card shown for it as HARD picks it); keep or discard. A Japanese trump choice stays
-    HARD's: HARD's own Japanese play is a rollout search, far too slow to play deals out
-    with, and played out by MEDIUM instead MASTER did no better against HARD."""
+    """The choices worth playing out: for a bid or a bottom card, playing for tricks or not
+    (the card shown for it as HARD picks it); keep or discard. (A Japanese trump is chosen
+    by rollouts in ``MasterBot.decide``: HARD's Japanese play is itself a rollout search,
+    far too slow to play deals out with.)"""
     first = legal[0]
     if isinstance(first, Bid | Bottom):
         options = [want_tricks_choice(view, legal, wants) for wants in (True, False)]
