@@ -12,7 +12,9 @@ trick start, the five denominations in turn) are solved three ways: ours with
 thread), and ours with ``most=False`` (misère).  Both of ours are the full per-card analysis
 that ``whist.solver.solve`` returns.  Reported: median seconds per position for each, the
 ratios ours/DDS (misère against DDS's most-tricks time: DDS has no misère), the maximum, and
-whether every card's count agreed with DDS.  The three take turns position by position (the
+whether every card's count agreed with DDS; ``no_trump`` repeats the medians over the
+no-trump positions alone (every fifth), the only four-hand misère the variants have (Minnesota
+low, Swedish nollspel).  The three take turns position by position (the
 headline figures); ``blocked`` times each solver again over all the positions in a row, the
 way DDS is fastest (its caches stay warm between calls: about a quarter faster at 8 tricks
 than taking turns, ours hardly changes), so it is the stricter comparison; the JSON gives
@@ -129,14 +131,37 @@ def blocked(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, An
     }
 
 
+def no_trump_medians(
+    rows: list[int], ours: list[float], misere: list[float], theirs: list[float]
+) -> dict[str, Any] | None:
+    """The turn-taking medians over the no-trump positions alone: four-hand misère is
+    always no trump in the product (Minnesota low, Swedish nollspel)."""
+    if not rows:
+        return None
+    most = statistics.median(ours[i] for i in rows)
+    dds = statistics.median(theirs[i] for i in rows)
+    mis = statistics.median(misere[i] for i in rows) if misere else None
+    return {
+        "positions": len(rows),
+        "ours_most_median_s": most,
+        "ours_misere_median_s": mis,
+        "dds_median_s": dds,
+        "ratio_most": round(most / dds, 3),
+        "ratio_misere": None if mis is None else round(mis / dds, 3),
+    }
+
+
 def run_size(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, Any]:
     from whist.solver import solve
 
     ours: list[float] = []
     misere: list[float] = []
     theirs: list[float] = []
+    no_trump: list[int] = []  # indices of the no-trump positions
     disagree = 0
-    for hands, trump, leader in positions(tricks, count, seed):
+    for i, (hands, trump, leader) in enumerate(positions(tricks, count, seed)):
+        if trump is None:
+            no_trump.append(i)
         t0 = time.perf_counter()
         mine = solve(hands, trump, leader, [], True)
         t1 = time.perf_counter()
@@ -153,6 +178,7 @@ def run_size(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, A
     med_misere = statistics.median(misere) if misere else None
     return {
         "blocked": blocked(tricks, count, seed, misere_max),
+        "no_trump": no_trump_medians(no_trump, ours, misere, theirs),
         "positions": count,
         "ours_most_median_s": med_ours,
         "ours_misere_median_s": med_misere,

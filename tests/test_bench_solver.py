@@ -38,5 +38,10 @@ def test_quick_run_reports_times() -> None:
         assert blocked["ratio_misere"] == pytest.approx(
             blocked["ours_misere_median_s"] / blocked["dds_median_s"], rel=1e-2
         )
+        no_trump = size["no_trump"]  # the first of every five positions is no trump
+        assert no_trump["positions"] == 1
+        assert no_trump["ratio_misere"] == pytest.approx(
+            no_trump["ours_misere_median_s"] / no_trump["dds_median_s"], rel=1e-2
+        )
     assert result["target_met"] in (True, False)
     assert result["target_met_blocked"] in (True, False)

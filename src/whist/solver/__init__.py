@@ -32,6 +32,12 @@ __all__ = [
 
 _FULL = (1 << 52) - 1
 _TT_BUCKETS = 1 << 14  # x 32 entries x 5 int64: 21 MB
+# A search of up to 8 tricks stores a few thousand entries: it uses only the table's first
+# 2,048 buckets (2.6 MB), which then stay in the CPU's caches from one solve to the next
+# (as MASTER solves world after world): 5-10% faster at 8 tricks, the same nodes.  Deeper
+# searches need the whole table (at 10 tricks a quarter of it costs 15% more misère nodes).
+_SMALL_SEARCH_TRICKS = 8
+_SMALL_SEARCH_BUCKETS = 1 << 11
 
 
 @dataclass(frozen=True)
@@ -235,7 +241,7 @@ def _run_locked(k: _Kernel, position: Position, most: bool) -> dict[int, int]:
         not most,
         blk,
         len(position.blockers),
-        k.tt,
+        k.tt[:_SMALL_SEARCH_BUCKETS] if position.tricks_left <= _SMALL_SEARCH_TRICKS else k.tt,
         k.next_gen(),
         True,
         out,
