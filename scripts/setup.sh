@@ -10,8 +10,9 @@ fi
 # Translations: .po catalogues -> the server's .mo files and the client's /i18n/<lang>.json
 # (the JSON is committed too; compiling is deterministic, so this changes nothing there).
 .venv/bin/python scripts/i18n.py compile >/dev/null
-# The solver's numba kernel compiles once (~15 s) into its on-disk cache: do it here, so that
-# MASTER's first move at a table (or in the tests) does not pay for it. A no-op once cached.
+# The solver's numba kernel compiles once (about a minute) into its on-disk cache: do it here,
+# so that MASTER's first move at a table (or in the tests) does not pay for it. A no-op once
+# cached.
 .venv/bin/python -c "from whist.solver import solve; solve([1, 2, 4, 8], None, 0, [], True)"
 # The browser tests (tests/test_browser.py) drive Debian's Chromium through Playwright's
 # Python package (never `playwright install`: that downloads a browser of its own).
