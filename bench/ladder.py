@@ -39,6 +39,8 @@ def pair_report(result: TournamentResult) -> dict[str, Any]:
     for stats in data["decision_ms"].values():
         if stats["level"] == "hard":
             report["hard_median_ms"] = stats["median"]
+    if "by_mode" in data:
+        report["by_mode"] = data["by_mode"]
     report["elapsed_s"] = data["elapsed_s"]
     return report
 

@@ -148,6 +148,28 @@ def test_a_stronger_bot_has_a_positive_mean_whichever_side_it_is_named() -> None
     assert weak.summary.ci_high is not None and weak.summary.ci_high < 0
 
 
+def test_results_split_by_the_contract_mode_each_play_reached() -> None:
+    result = run_tournament("minnesota", {}, "easy", "medium", 12, seed=2, progress=False)
+    modes = {p.mode for d in result.duplicates for p in d.plays}
+    assert modes <= {"high", "low"} and modes  # every Minnesota deal has a contract
+    by_mode = result.by_mode()
+    assert sum(s.n for s in by_mode.values()) == 12
+    for mode, summary in by_mode.items():
+        diffs = [
+            d.diff
+            for d in result.duplicates
+            if (d.plays[0].mode == d.plays[1].mode == mode)
+            or (mode == "mixed" and d.plays[0].mode != d.plays[1].mode)
+        ]
+        assert summary == summarize(diffs)
+    data = result.to_json()
+    assert set(data["by_mode"]) == set(by_mode)
+    assert sum(m["deals"] for m in data["by_mode"].values()) == data["deals"] == 12
+    # a variant without contracts has no split
+    german = run_tournament("german", {}, "easy", "easy", 2, seed=2, progress=False)
+    assert german.by_mode() == {} and "by_mode" not in german.to_json()
+
+
 def test_a_bot_against_itself_scores_about_zero() -> None:
     result = run_tournament(
         "german", {}, "random", "random", 30, seed=5, progress=False, factory=fake_factory

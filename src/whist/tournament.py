@@ -83,6 +83,7 @@ class DealResult:
     points: tuple[int, int]  # per side (side = seat % 2)
     tricks: tuple[int, int]  # counted tricks per side
     seat_ms: tuple[tuple[float, ...], ...]  # decision times of each seat, in ms
+    mode: str | None = None  # the contract's mode (high, low, spel, noll, pass), if any
 
     @property
     def decision_ms(self) -> dict[str, list[float]]:
@@ -139,6 +140,7 @@ def play_deal(
         points=(deal.points[0], deal.points[1]),
         tricks=(deal.won[0], deal.won[1]),
         seat_ms=tuple(tuple(t) for t in times),
+        mode=deal.contract.mode if deal.contract is not None else None,
     )
 
 
@@ -161,6 +163,9 @@ def seat_levels(players: int, first: str, second: str) -> tuple[str, ...]:
     return tuple(first if seat % 2 == 0 else second for seat in range(players))
 
 
+MIXED = "mixed"  # a duplicate deal whose two plays reached different contract modes
+
+
 @dataclass(frozen=True)
 class DuplicateResult:
     """Deal ``index`` played in both orientations; ``plays[o]`` is orientation ``o``."""
@@ -180,6 +185,12 @@ class DuplicateResult:
     @property
     def diff(self) -> int:
         return sum(self.a_points) - sum(self.b_points)
+
+    @property
+    def mode(self) -> str | None:
+        """The contract's mode when both plays reached the same one, else ``MIXED``."""
+        first, second = self.plays[0].mode, self.plays[1].mode
+        return first if first == second else MIXED
 
     @property
     def a_ms(self) -> list[float]:
@@ -410,6 +421,16 @@ class TournamentResult:
     def diffs(self) -> list[int]:
         return [d.diff for d in self.duplicates]
 
+    def by_mode(self) -> dict[str, Summary]:
+        """The summary per contract mode, over the duplicate deals whose two plays reached
+        that mode (``MIXED``: the others); empty for variants without modes.  Inference is
+        calibrated per variant and mode from these."""
+        groups: dict[str, list[int]] = {}
+        for d in self.duplicates:
+            if d.mode is not None:
+                groups.setdefault(d.mode, []).append(d.diff)
+        return {mode: summarize(diffs) for mode, diffs in sorted(groups.items())}
+
     def to_json(self, *, diffs: bool = True) -> dict[str, Any]:
         s = self.summary
         data: dict[str, Any] = {
@@ -417,24 +438,33 @@ class TournamentResult:
             "options": self.options,
             "a": self.a,
             "b": self.b,
-            "deals": self.deals,
             "seed": self.seed,
             "budget": self.budget,
             "workers": self.workers,
-            "mean": round(s.mean, 6),
-            "sd": _round(s.sd, 6),
-            "ci_low": _round(s.ci_low, 6),
-            "ci_high": _round(s.ci_high, 6),
+            **_summary_json(s),
             "confidence": CONFIDENCE,
-            "won": s.won,
-            "lost": s.lost,
-            "tied": s.tied,
             "decision_ms": {role: stats.to_json() for role, stats in self.decision.items()},
             "elapsed_s": round(self.elapsed_s, 3),
         }
+        modes = self.by_mode()
+        if modes:
+            data["by_mode"] = {mode: _summary_json(m) for mode, m in modes.items()}
         if diffs:
             data["diffs"] = self.diffs
         return data
+
+
+def _summary_json(s: Summary) -> dict[str, Any]:
+    return {
+        "deals": s.n,
+        "mean": round(s.mean, 6),
+        "sd": _round(s.sd, 6),
+        "ci_low": _round(s.ci_low, 6),
+        "ci_high": _round(s.ci_high, 6),
+        "won": s.won,
+        "lost": s.lost,
+        "tied": s.tied,
+    }
 
 
 @dataclass(frozen=True)
