@@ -31,7 +31,7 @@ from whist.solver import solve_value
 
 FEWEST_EXACT = 8  # four hands: solved exactly from this many tricks left (misère's limit)
 # Rough seconds on the 2-core machine under load, about the means (every card's value):
-STAGE_ONE_COST = 0.0015  # per world and choice: HARD through the rest of stage 1
+STAGE_ONE_COST = 0.0005  # per world and choice: HARD through the rest of stage 1
 TWO_HAND_SOLVE = 0.005  # two hands solved from 13 tricks (stage 2 of a stock game)
 DEAL_COST = 0.003  # a four-hand deal played out by HARD
 FEWEST_SOLVE = 0.005  # four hands solved in misère from FEWEST_EXACT tricks left
