@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +105,7 @@ def blocked(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, An
     from whist.solver import solve
 
     cases = positions(tricks, count, seed)
-    runs = {
+    runs: dict[str, Callable[[list[int], int | None, int], dict[int, int]]] = {
         "ours_most": lambda h, t, lead: solve(h, t, lead, [], True),
         "dds": lambda h, t, lead: dds_solve(h, t, lead, []),
     }
