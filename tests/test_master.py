@@ -10,10 +10,8 @@ import pytest
 from helpers import OPTION_SETS, Case, counted_tricks, drive, expected_points, shuffled_deck
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
-from whist.bots.rollout import best_trump_by_rollouts
 from whist.bots.sampler import sample_worlds
-from whist.core.actions import Bid, ChooseTrump, Play
-from whist.core.cards import HEARTS
+from whist.core.actions import Bid, Play
 from whist.core.state import Phase
 from whist.core.views import View, view_for
 from whist.master.bot import MasterBot, decision_choices, tricks_left
@@ -175,22 +173,3 @@ def test_a_four_hand_misere_playout_solves_the_last_eight_tricks_as_perfect_play
             twin.apply(Play(turn, min(tricks, key=lambda card: (tricks[card], card))))
         points = expected_points(twin, deal)
         assert solved == points[seat % 2] - points[1 - seat % 2]
-
-
-def test_master_names_the_japanese_trump_by_simulation() -> None:
-    """The non-dealer's layout shows the ace down to the five of hearts and the dealer's
-    only low cards: rolled out under every trump, hearts comes out best by far."""
-    hearts = [13 * HEARTS + r for r in range(3, 13)]  # five to ace
-    low = [c for c in range(52) if c % 13 < 5 and c // 13 != HEARTS][:10]
-    rest = [c for c in range(52) if c not in hearts and c not in low]
-    Random(2).shuffle(rest)
-    # Dealer 0: cards 0..9 the non-dealer's face-down piles, 10..19 the dealer's, 20..29 the
-    # non-dealer's face-up cards, 30..39 the dealer's, then the hands.
-    deck = rest[:20] + hearts + low + rest[20:]
-    match = new_match("japanese", {})
-    match.start_deal(deck, 0)
-    view = view_for(match, 1)
-    assert view.legal == tuple(ChooseTrump(1, suit) for suit in range(4))
-    _, tricks = best_trump_by_rollouts(view, list(range(4)), Random(0), 200)
-    assert tricks[HEARTS] > max(t for suit, t in tricks.items() if suit != HEARTS) + 1
-    assert MasterBot().choose(view, Random(0), 0.3) == ChooseTrump(1, HEARTS)

@@ -1,7 +1,7 @@
 """Head-to-head rollouts for Japanese Whist: HARD compares its candidate cards by playing
 the deal out from sampled unseen cards (the other hand and the face-down piles) with a
 simple fast policy for both sides, the same samples for every candidate. MASTER does the
-same with as many samples as its budget pays for, and compares the trump suits so too.
+same with as many samples as its budget pays for.
 
 Bit masks and a few dictionaries only: a rollout of the whole deal costs well under a
 millisecond, so a few dozen fit in HARD's few milliseconds.
@@ -128,26 +128,3 @@ def best_by_rollouts(
     averages = {card: total / samples for card, total in totals.items()}
     best = max(cards, key=lambda c: averages[c])
     return best, averages
-
-
-def best_trump_by_rollouts(
-    view: View, suits: list[Suit], rng: Random, samples: int
-) -> tuple[Suit, dict[Suit, float]]:
-    """The trump suit under which the viewer (the non-dealer, who leads) takes the most
-    tricks on average over ``samples`` sampled deals, each played out under every suit:
-    trick 1 from the face-up table cards only, as the rules have it, then hand and table."""
-    assert view.seat is not None and view.players == 2
-    totals = dict.fromkeys(suits, 0.0)
-    for avail, below in _worlds(view, rng, samples):
-        table = [sum(1 << up for up in below[index]) for index in (0, 1)]
-        for suit in suits:
-            hands = list(avail)
-            led = _lead(table[0], suit)
-            answer = _follow(table[1], led, suit)
-            for index, card in ((0, led), (1, answer)):
-                hands[index] &= ~(1 << card)
-                hands[index] |= 1 << below[index][card]
-            taken = 0 if _beats(answer, led, suit) else 1
-            totals[suit] += taken + playout(hands, below, suit, 1 - taken, None)
-    averages = {suit: total / samples for suit, total in totals.items()}
-    return max(suits, key=lambda s: averages[s]), averages
