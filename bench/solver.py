@@ -51,6 +51,12 @@ FIRST_SOLVE = (
 )
 
 
+def ratio(value: float) -> float:
+    """A ratio to three significant figures: decimal places would leave a small ratio
+    (a sub-millisecond solve against a slow first DDS call) one or two digits."""
+    return float(f"{value:.3g}")
+
+
 def progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
@@ -124,10 +130,8 @@ def blocked(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, An
         "ours_most_median_s": medians["ours_most"],
         "ours_misere_median_s": medians.get("ours_misere"),
         "dds_median_s": dds,
-        "ratio_most": round(medians["ours_most"] / dds, 3),
-        "ratio_misere": (
-            round(medians["ours_misere"] / dds, 3) if "ours_misere" in medians else None
-        ),
+        "ratio_most": ratio(medians["ours_most"] / dds),
+        "ratio_misere": (ratio(medians["ours_misere"] / dds) if "ours_misere" in medians else None),
     }
 
 
@@ -146,8 +150,8 @@ def no_trump_medians(
         "ours_most_median_s": most,
         "ours_misere_median_s": mis,
         "dds_median_s": dds,
-        "ratio_most": round(most / dds, 3),
-        "ratio_misere": None if mis is None else round(mis / dds, 3),
+        "ratio_most": ratio(most / dds),
+        "ratio_misere": None if mis is None else ratio(mis / dds),
     }
 
 
@@ -183,8 +187,8 @@ def run_size(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, A
         "ours_most_median_s": med_ours,
         "ours_misere_median_s": med_misere,
         "dds_median_s": med_dds,
-        "ratio_most": round(med_ours / med_dds, 3),
-        "ratio_misere": None if med_misere is None else round(med_misere / med_dds, 3),
+        "ratio_most": ratio(med_ours / med_dds),
+        "ratio_misere": None if med_misere is None else ratio(med_misere / med_dds),
         "ours_most_max_s": max(ours),
         "ours_misere_max_s": max(misere) if misere else None,
         "dds_max_s": max(theirs),
