@@ -1302,11 +1302,14 @@ def solve_kernel(
     tt: np.ndarray,
     gen: int,
     use_tt: bool,
+    every_card: bool,
+    guess: int,
     out: np.ndarray,
     stats: np.ndarray,
 ) -> int:
-    """Fill ``out[card]`` with the tricks of the side to act for each legal card (others
-    -1).  Returns the number of tricks left (current trick included)."""
+    """Returns the tricks of the side to act under best play (the current trick included)
+    and, if ``every_card``, fills ``out[card]`` with them for each legal card (others -1).
+    ``guess``: the value expected, where the search starts (-1: none)."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
@@ -1360,12 +1363,15 @@ def solve_kernel(
         -1,
     )
     root_moves = moves[ROOT_ROW, :cnt].copy()
-    # The position's value first (any card), by bisection on null-window tests ...
+    # The position's value first (any card), by null-window tests: by bisection, or given a
+    # guess, from the guess one trick at a time (a close guess takes two or three tests) ...
     lo = 0
     hi = left
     only = root_moves[0] if cnt == 1 else -1
+    step = 0 <= guess <= left
+    g = (guess if not misere else left - guess) if step else 0
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        mid = min(max(g, lo + 1), hi) if step else (lo + hi + 1) // 2
         if _search(
             hands,
             trick,
@@ -1391,9 +1397,14 @@ def solve_kernel(
             table,
         ):
             lo = mid
+            g = mid + 1
         else:
             hi = mid - 1
+            g = mid - 1
     best = lo
+    value = best if not misere else left - best
+    if not every_card:
+        return value
     # ... then each card from there down: most cards reach it or fall short by a trick.
     for i in range(cnt):
         c = root_moves[i]
@@ -1443,4 +1454,4 @@ def solve_kernel(
                         out[c] = cur
                 else:
                     cur = -1
-    return left
+    return value
