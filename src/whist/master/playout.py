@@ -17,16 +17,16 @@ from collections.abc import Sequence
 from random import Random
 
 from whist.bots.base import CardPlayer
-from whist.bots.hard import estimated_tricks
 from whist.bots.knowledge import LOW_MODES
 from whist.bots.sampler import World, played_mask
 from whist.core.actions import Action
-from whist.core.cards import SUIT_MASK, Card, Hand
+from whist.core.cards import SUIT_MASK, Card
 from whist.core.match import Match
 from whist.core.state import Deal, Phase
 from whist.core.views import View, view_for
 from whist.master.determinize import determinize, hidden_of
 from whist.master.scoring import margin
+from whist.master.stage_two import estimate
 from whist.solver import solve_value
 
 FEWEST_EXACT = 8  # four hands: solved exactly from this many tricks left (misère's limit)
@@ -115,21 +115,12 @@ def _rest(view: View, deal: Deal, solving: bool) -> int:
         # The objective is the deal's contract in the world (a bid may have set it there).
         most = deal.contract is None or deal.contract.mode not in LOW_MODES
         # two hands: the estimate is where the search starts (fewer tests when it is close)
-        guess = _estimate(deal.hands, deal.trump, leader) if len(deal.hands) == 2 else None
+        guess = estimate(deal.hands, deal.trump, leader) if len(deal.hands) == 2 else None
         taken = solve_value(deal.hands, deal.trump, leader, [], most, guess=guess)
     else:
-        taken = _estimate(deal.hands, deal.trump, leader)
+        taken = estimate(deal.hands, deal.trump, leader)
     side = leader % 2
     won = list(deal.won)
     won[side] += taken
     won[1 - side] += deal.hands[leader].bit_count() - taken
     return margin(view, won, deal.contract)
-
-
-def _estimate(hands: Sequence[Hand], trump: int | None, leader: int) -> int:
-    """Stage-2 tricks of the leader, shared in proportion to both hands' sure and likely
-    tricks (playing to lose as well: high cards take tricks whatever their holder wants)."""
-    left = hands[leader].bit_count()
-    mine = estimated_tricks(hands[leader], trump)
-    theirs = estimated_tricks(hands[1 - leader], trump)
-    return round(left * mine / (mine + theirs)) if mine + theirs else left // 2
