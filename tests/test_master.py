@@ -118,6 +118,28 @@ def test_stock_candidates_keep_one_card_of_each_run_of_touching_cards() -> None:
     assert len(kept) < 13
 
 
+def test_the_last_stock_trick_is_solved_on_a_small_budget() -> None:
+    """At 0.3 s MASTER estimates stage 2 while the stock is deep (too many worlds to solve
+    enough of them), but the last stock trick leaves only a dozen worlds: it solves those."""
+    hard = HardBot()
+    bot = MasterBot()
+    bot.budget = 0.3
+    rng = Random(3)
+    match = new_match("german", {})
+    match.start_deal(shuffled_deck(rng), 0)
+    deal = match.deal
+    assert deal is not None
+    seen = {}
+    while deal.stage == 1:
+        seat = match.next_seat()
+        assert seat is not None
+        view = view_for(match, seat)
+        seen.setdefault(view.stock_size, bot.playouts(view, 3)[0])
+        match.apply(hard.choose(view, rng, 0.0))
+    assert seen[26] is False
+    assert seen[2] is True
+
+
 @pytest.mark.parametrize("variant", ["minnesota", "swedish"])
 def test_master_bids_by_simulation_for_tricks_with_the_top_cards(variant: str) -> None:
     """Every jack to ace of three suits and a jack: a high game (spel) wins ~6 points,

@@ -30,7 +30,7 @@ from whist.bots.base import CardPlayer
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
 from whist.bots.rollout import best_by_rollouts
-from whist.bots.sampler import STOCK_GAMES, World, inference_default
+from whist.bots.sampler import STOCK_GAMES, World, inference_default, world_count
 from whist.core.actions import Action, Bid, Bottom, Play, Take
 from whist.core.cards import Card
 from whist.core.views import View
@@ -163,13 +163,15 @@ class MasterBot(CardPlayer):
 
     def playouts(self, view: View, choices: int) -> tuple[bool, int]:
         """Whether playouts end in an exact solve (when the budget pays for ``least`` worlds
-        that way, STOCK_SOLVED_LEAST in a stock game; else a stock game's stage 2 is
-        estimated and four hands are played out), and how many worlds to play out."""
+        that way, in a stock game STOCK_SOLVED_LEAST or as many as there are, the case of
+        the last stock trick; else a stock game's stage 2 is estimated and four hands are
+        played out), and how many worlds to play out."""
         stock = view.variant in STOCK_GAMES
         share = STOCK_SHARE if stock else SHARE
         exact = share * self.budget / (choices * cost(view, True) + OVERHEAD)
         rough = share * self.budget / (choices * cost(view, False) + OVERHEAD)
-        solving = exact >= (STOCK_SOLVED_LEAST if stock else self.least)
+        least = min(STOCK_SOLVED_LEAST, world_count(view)) if stock else self.least
+        solving = exact >= least
         return solving, max(PLAYOUT_LEAST, min(self.most, int(exact if solving else rough)))
 
     def search(
