@@ -109,7 +109,7 @@ def play_on(view: View, match: Match, rng: Random, player: CardPlayer, solving: 
 
 def _rest(view: View, deal: Deal, solving: bool) -> int:
     """The margin once the tricks left, from a trick's start with every hand known, are
-    solved exactly (or, two hands not ``solving``, estimated)."""
+    solved exactly (or, two hands not ``solving``, estimated: ``whist.master.stage_two``)."""
     leader = deal.leader
     if solving:
         # The objective is the deal's contract in the world (a bid may have set it there).
