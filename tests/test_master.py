@@ -163,6 +163,20 @@ def test_master_bids_by_simulation_for_tricks_with_the_top_cards(variant: str) -
     assert MasterBot(least=4, most=8).choose(view, Random(0), 0.2) == choices[0]
 
 
+def test_master_bids_as_hard_where_playouts_bid_worse() -> None:
+    """Swedish Whist: bidding by playouts lost to HARD's bids (bot.HARD_DECISIONS), so
+    MASTER's bid is HARD's, whatever the hand."""
+    for seed in range(6):
+        rng = Random(seed)
+        match = new_match("swedish", {})
+        match.start_deal(shuffled_deck(rng), seed % 4)
+        seat = match.to_act()[0]
+        view = view_for(match, seat)
+        assert len(decision_choices(view, view.legal)) == 2  # a real choice of bid
+        hard = HardBot().choose(view, Random(seed), 0.2)
+        assert MasterBot(least=4, most=8).choose(view, Random(seed), 0.2) == hard
+
+
 def test_a_four_hand_misere_playout_solves_the_last_eight_tricks_as_perfect_play_scores() -> None:
     """Minnesota low: a playout from trick 1 hands over to the misère solver at eight tricks
     left; playing those tricks out with every seat taking the solver's best card (fewest
