@@ -7,7 +7,7 @@ Where solving alone cannot reach, the choice is tried in every sampled world and
 played on from it by HARD to where solving can take over (``whist.master.playout``): the
 card to play while the stock lasts in German Whist and Plockwhist (stage 2 solved), and in
 four-hand misère before ``FEWEST_EXACT`` tricks are left; and the decisions before play —
-bids, bottom cards, talon.
+bids, bottom cards, talon (HARD's bids where playouts bid worse: ``HARD_DECISIONS``).
 
 Japanese Whist early in its 26 tricks is not yet a position to solve in the budget: there
 MASTER compares its cards as HARD does, by fast rollouts of the whole deal from sampled
