@@ -1,7 +1,7 @@
 """The stage-2 estimate of the stock games (``whist.master.stage_two``) against exact solving:
 fits its weights and measures them on positions the fit did not see.
 
-    .venv/bin/python bench/stage_two.py                 # 4000 positions per game, ~2 minutes
+    .venv/bin/python bench/stage_two.py                 # 4000 positions per game, about 20 s
     .venv/bin/python bench/stage_two.py --quick         # smoke test
 
 Positions are where stage 2 starts after HARD played stage 1 for both seats (German Whist
