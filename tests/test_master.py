@@ -3,6 +3,8 @@ deal really scores (RULES.md, by tests/helpers' own implementation)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from random import Random
 
 import pytest
@@ -11,11 +13,12 @@ from helpers import OPTION_SETS, Case, counted_tricks, drive, expected_points, s
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
 from whist.bots.sampler import sample_worlds
-from whist.core.actions import Bid, Play
+from whist.core.actions import Action, Bid, Play
 from whist.core.state import Phase
 from whist.core.views import View, view_for
-from whist.master.bot import MasterBot, decision_choices, tricks_left
+from whist.master.bot import SWITCH_LEAD, MasterBot, decision_choices, tricks_left
 from whist.master.determinize import determinize, hidden_of
+from whist.master.pimc import Tally
 from whist.master.playout import FEWEST_EXACT, candidates, choice_margins, play_on
 from whist.master.scoring import margins
 from whist.solver import solve
@@ -177,6 +180,46 @@ def test_master_bids_as_hard_where_playouts_bid_worse() -> None:
         assert MasterBot(least=4, most=8).choose(view, Random(seed), 0.2) == hard
 
 
+def bid_and_its_tally(view: View, rng: Random) -> tuple[Action, Sequence[Action], Tally]:
+    """MASTER's bid, with the choices and the playout tally it was made from."""
+    bot = MasterBot(least=4, most=8)
+    seen: list[tuple[Sequence[Action], Tally]] = []
+    tally_of = bot.playout_tally
+
+    def spy(view: View, choices: Sequence[Action], rng: Random) -> Tally:
+        seen.append((choices, tally_of(view, choices, rng)))
+        return seen[-1][1]
+
+    bot.playout_tally = spy  # type: ignore[method-assign]
+    chosen = bot.choose(view, rng, 0.2)
+    ((choices, tally),) = seen
+    return chosen, choices, tally
+
+
+def test_master_departs_from_hards_bid_only_on_a_sure_gain() -> None:
+    """Minnesota: a few dozen playouts are a noisy measure of a bid, so MASTER bids as
+    HARD does unless the other bid is better by more than SWITCH_LEAD standard errors over
+    the worlds; a smaller gain keeps HARD's bid."""
+    sure = SWITCH_LEAD["minnesota"]
+    kept = switched = 0
+    for seed in range(4):
+        match = new_match("minnesota", {})
+        match.start_deal(shuffled_deck(Random(seed)), seed % 4)
+        for seat in range(4):
+            view = view_for(match, seat)
+            chosen, choices, tally = bid_and_its_tally(view, Random(seed * 4 + seat))
+            hard = HardBot().choose(view, Random(seed * 4 + seat), 0.2)
+            best = tally.best()[0]
+            lead = tally.lead(best, choices.index(hard))
+            if lead > sure:
+                assert chosen == choices[best]
+                switched += 1
+            else:
+                assert chosen == hard
+                kept += lead > 0
+    assert kept and switched
+
+
 def test_a_four_hand_misere_playout_solves_the_last_eight_tricks_as_perfect_play_scores() -> None:
     """Minnesota low: a playout from trick 1 hands over to the misère solver at eight tricks
     left; playing those tricks out with every seat taking the solver's best card (fewest
@@ -209,3 +252,21 @@ def test_a_four_hand_misere_playout_solves_the_last_eight_tricks_as_perfect_play
             twin.apply(Play(turn, min(tricks, key=lambda card: (tricks[card], card))))
         points = expected_points(twin, deal)
         assert solved == points[seat % 2] - points[1 - seat % 2]
+
+
+def test_a_lead_is_counted_over_the_worlds_both_choices_were_tried_in() -> None:
+    """How sure a playout comparison is: the difference is taken world by world, so a
+    choice that is worth one point more in every world is surely better however much the
+    worlds differ, and one that wins big in one world and loses in the others is not."""
+    steady = Tally([0, 1])
+    for world_value in (-6.0, 0.0, 5.0, 9.0):
+        steady.add({0: world_value + 1, 1: world_value}, 1.0)
+    assert steady.lead(0, 1) == math.inf
+    assert steady.lead(1, 0) == 0.0
+
+    lucky = Tally([0, 1])
+    for gain in (9.0, -1.0, -1.0, -1.0):
+        lucky.add({0: gain, 1: 0.0}, 1.0)
+    # mean 1.5, deviations 7.5 and 2.5 (three times): variance 18.75, standard error 2.5
+    assert lucky.lead(0, 1) == pytest.approx(1.5 / 2.5)
+    assert lucky.best() == [0]

@@ -5,6 +5,7 @@ average (weighted by inference when it is on). Every candidate is judged on the 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,18 +23,34 @@ BATCH = 8  # worlds drawn at a time (inference weighs a batch at once)
 
 @dataclass
 class Tally:
-    """Weighted sums of each candidate's margin over the worlds seen so far."""
+    """Weighted sums of each candidate's margin over the worlds seen so far (and each
+    world's values, for how sure a difference is)."""
 
     cards: Sequence[Card]
     total: dict[Card, float] = field(default_factory=dict)
     weight: float = 0.0
     worlds: int = 0
+    seen: list[tuple[dict[Card, float], float]] = field(default_factory=list)
 
     def add(self, values: dict[Card, float], weight: float) -> None:
         for card in self.cards:
             self.total[card] = self.total.get(card, 0.0) + weight * values[card]
         self.weight += weight
         self.worlds += 1
+        self.seen.append((values, weight))
+
+    def lead(self, a: Card, b: Card) -> float:
+        """By how many standard errors ``a``'s mean is above ``b``'s, the two compared
+        world by world (the worlds are common ground); 0 if it is not above."""
+        gain = self.mean(a) - self.mean(b)
+        if gain <= 0:
+            return 0.0
+        squares = sum(w * (v[a] - v[b] - gain) ** 2 for v, w in self.seen)
+        mass = sum(w * w for _, w in self.seen)
+        effective = self.weight**2 / mass  # the worlds' count, corrected for their weights
+        if effective <= 1 or squares == 0:
+            return math.inf
+        return gain / math.sqrt(squares / self.weight / (effective - 1))
 
     def mean(self, card: Card) -> float:
         return self.total.get(card, 0.0) / self.weight if self.weight else 0.0

@@ -33,8 +33,11 @@ FEWEST_EXACT = 8  # four hands: solved exactly from this many tricks left (misè
 # Rough seconds on the 2-core machine under load, about the means (every card's value):
 STAGE_ONE_COST = 0.0005  # per world and choice: HARD through the rest of stage 1
 TWO_HAND_SOLVE = 0.005  # two hands solved from 13 tricks (stage 2 of a stock game)
-DEAL_COST = 0.003  # a four-hand deal played out by HARD
-FEWEST_SOLVE = 0.005  # four hands solved in misère from FEWEST_EXACT tricks left
+# Four hands (Minnesota deals from their bids, at 0.087 ms a trick, 0.57 and 3.56 ms a solve,
+# on the quiet machine; load makes them about 1.4 times dearer):
+HARD_TRICK = 0.00012  # one trick played by HARD
+MOST_SOLVE = 0.0008  # solved for most tricks from FEWEST_EXACT tricks left, after HARD's play
+FEWEST_SOLVE = 0.005  # the same in misère
 # A playout needs only the value (solve_value), not every card's: about half the cost (mean
 # of two processes side by side: two hands from stage 2 after HARD's stage 1, 1.3 against
 # 2.2 ms; four-hand no-trump misère from 8 tricks, 2.2 against 4.4 ms).
@@ -57,9 +60,18 @@ def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
 
 
 def cost(view: View, solving: bool) -> float:
-    """Rough seconds to try one choice in one world (the 2-core machine, under load)."""
+    """Rough seconds to try one choice in one world (the 2-core machine, under load). Four
+    hands: HARD's tricks, and when ``solving`` the last FEWEST_EXACT solved for the deal's
+    objective (before the bids settle it, either may come: the mean of the two)."""
     if view.players == 4:
-        return DEAL_COST + (VALUE_SHARE * FEWEST_SOLVE if solving else 0.0)
+        left = view.hand.bit_count()
+        if not solving:
+            return HARD_TRICK * left
+        if view.contract is None:
+            solve = (MOST_SOLVE + FEWEST_SOLVE) / 2
+        else:
+            solve = FEWEST_SOLVE if view.contract.mode in LOW_MODES else MOST_SOLVE
+        return HARD_TRICK * max(0, left - FEWEST_EXACT) + VALUE_SHARE * solve
     return STAGE_ONE_COST + (VALUE_SHARE * TWO_HAND_SOLVE if solving else 0.0)
 
 
