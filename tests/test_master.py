@@ -167,7 +167,7 @@ def test_master_bids_by_simulation_for_tricks_with_the_top_cards(variant: str) -
 
 
 def test_master_bids_as_hard_where_playouts_bid_worse() -> None:
-    """Swedish Whist: bidding by playouts lost to HARD's bids (bot.HARD_DECISIONS), so
+    """Swedish Whist: bidding by playouts lost to HARD's bids (bot.SWITCH_LEAD: never), so
     MASTER's bid is HARD's, whatever the hand."""
     for seed in range(6):
         rng = Random(seed)

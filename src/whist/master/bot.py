@@ -7,8 +7,8 @@ Where solving alone cannot reach, the choice is tried in every sampled world and
 played on from it by HARD to where solving can take over (``whist.master.playout``): the
 card to play while the stock lasts in German Whist and Plockwhist (stage 2 solved), and in
 four-hand misère before ``FEWEST_EXACT`` tricks are left; and the decisions before play —
-bids, bottom cards, talon (HARD's bids where playouts bid worse: ``HARD_DECISIONS``; where
-they are noisy, only a sure gain departs from HARD's: ``SWITCH_LEAD``).
+bids, bottom cards, talon (only a sure gain departs from HARD's where playouts are noisy,
+and none where they bid worse: ``SWITCH_LEAD``).
 
 Japanese Whist early in its 26 tricks is not yet a position to solve in the budget: there
 MASTER compares its cards as HARD does, by fast rollouts of the whole deal from sampled
@@ -23,6 +23,7 @@ not solve, ties to the first best card.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from random import Random
@@ -64,17 +65,14 @@ PLAYOUT_LEAST = 2
 # against never solving: +0.33 [-0.37, 1.04] in 60 deals).
 STOCK_SHARE = 0.9
 STOCK_SOLVED_LEAST = 40
-# Variants where MASTER bids as HARD does: playing the deal out under each bid did worse
-# there. Swedish Whist, MASTER against plain PIMC (HARD's bids), duplicate deals at 0.3 s,
-# seed 1: bidding by playouts -0.45 [-0.81, -0.09] over 400 deals; HARD's bids 0.00
-# [-0.39, 0.39] over 200.
-HARD_DECISIONS = frozenset({"swedish"})
 # How sure the playouts must be before a decision before play departs from HARD's, in
 # standard errors of their difference over the worlds; elsewhere the better mean wins.
 # Minnesota, MASTER against plain PIMC, 400 duplicate deals at 0.3 s (31 worlds a bid),
 # seed 1: +0.40 [0.13, 0.67] at one standard error, +0.29 [0.02, 0.56] at none; on fresh
-# seeds 2-4, 1,200 deals: +0.32 [0.17, 0.47].
-SWITCH_LEAD: dict[str, float] = {"minnesota": 1.0}
+# seeds 2-4, 1,200 deals: +0.32 [0.17, 0.47]. Swedish Whist never (so it plays no playouts
+# for them): bidding by playouts lost to HARD's bids, against plain PIMC at 0.3 s, seed 1,
+# -0.45 [-0.81, -0.09] over 400 deals; HARD's bids 0.00 [-0.39, 0.39] over 200.
+SWITCH_LEAD: dict[str, float] = {"minnesota": 1.0, "swedish": math.inf}
 
 
 def solve_cost(view: View, tricks_left: int) -> float:
@@ -131,7 +129,8 @@ class MasterBot(CardPlayer):
 
     def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
         preferred = self.hard.decide(view, legal, rng)
-        playouts = self.playout_decisions and view.variant not in HARD_DECISIONS
+        sure = SWITCH_LEAD.get(view.variant, 0.0)
+        playouts = self.playout_decisions and sure < math.inf
         choices = decision_choices(view, legal) if playouts else []
         if len(choices) < 2:
             return preferred
@@ -142,7 +141,6 @@ class MasterBot(CardPlayer):
         hard = choices.index(preferred)
         if hard in tied:
             return preferred if self.hard_ties else choices[tied[0]]
-        sure = SWITCH_LEAD.get(view.variant, 0.0)
         return choices[tied[0]] if tally.lead(tied[0], hard) > sure else preferred
 
     def play(self, view: View, cards: list[Card], rng: Random) -> Card:

@@ -23,21 +23,26 @@ BATCH = 8  # worlds drawn at a time (inference weighs a batch at once)
 
 @dataclass
 class Tally:
-    """Weighted sums of each candidate's margin over the worlds seen so far (and each
-    world's values, for how sure a difference is)."""
+    """Each world's candidate margins and weight, as they come in: the means, and how sure
+    a difference between two candidates is, are read from them."""
 
     cards: Sequence[Card]
-    total: dict[Card, float] = field(default_factory=dict)
-    weight: float = 0.0
-    worlds: int = 0
     seen: list[tuple[dict[Card, float], float]] = field(default_factory=list)
 
+    @property
+    def worlds(self) -> int:
+        return len(self.seen)
+
+    @property
+    def weight(self) -> float:
+        return sum(w for _, w in self.seen)
+
     def add(self, values: dict[Card, float], weight: float) -> None:
-        for card in self.cards:
-            self.total[card] = self.total.get(card, 0.0) + weight * values[card]
-        self.weight += weight
-        self.worlds += 1
         self.seen.append((values, weight))
+
+    def mean(self, card: Card) -> float:
+        weight = self.weight
+        return sum(w * v[card] for v, w in self.seen) / weight if weight else 0.0
 
     def lead(self, a: Card, b: Card) -> float:
         """By how many standard errors ``a``'s mean is above ``b``'s, the two compared
@@ -45,20 +50,18 @@ class Tally:
         gain = self.mean(a) - self.mean(b)
         if gain <= 0:
             return 0.0
+        weight = self.weight
         squares = sum(w * (v[a] - v[b] - gain) ** 2 for v, w in self.seen)
-        mass = sum(w * w for _, w in self.seen)
-        effective = self.weight**2 / mass  # the worlds' count, corrected for their weights
+        effective = weight**2 / sum(w * w for _, w in self.seen)  # worlds, for their weights
         if effective <= 1 or squares == 0:
             return math.inf
-        return gain / math.sqrt(squares / self.weight / (effective - 1))
-
-    def mean(self, card: Card) -> float:
-        return self.total.get(card, 0.0) / self.weight if self.weight else 0.0
+        return gain / math.sqrt(squares / weight / (effective - 1))
 
     def best(self, tolerance: float = 1e-9) -> list[Card]:
         """The candidates whose mean is the best (within ``tolerance``), in given order."""
-        top = max(self.mean(c) for c in self.cards)
-        return [c for c in self.cards if self.mean(c) >= top - tolerance]
+        means = [self.mean(c) for c in self.cards]
+        top = max(means)
+        return [c for c, m in zip(self.cards, means, strict=True) if m >= top - tolerance]
 
 
 def wants_fewest(view: View) -> bool:
