@@ -26,9 +26,11 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   With blockers (two hands) the key is the exact cards instead.
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
   of each run is searched (and a result covering every card then depends on its rank).
-* Move ordering: the table's best lead, then per-seat heuristics (cash sure winners, lead to
-  partner's winners or towards a ruff, win as cheaply as is safe, discard low; in misère lead
-  cards the opponents must beat, duck under with the highest card, throw high cards).
+* Move ordering: the table's best lead (most tricks), then per-seat heuristics (cash sure
+  winners, lead to partner's winners or towards a ruff, win as cheaply as is safe, discard
+  low; in misère the last two leads that refuted a test at the trick first, then low cards
+  the opponents must beat, duck under with the highest card, throw the card likeliest to
+  win its suit, and treat a card an opponent still to play must beat as a duck).
 
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
@@ -573,10 +575,11 @@ def _order(
     ply: int,
     wbest: int,
     killer: int,
+    killer2: int,
 ) -> int:
     """Write the candidate cards of ``seat`` to ``out[ply, :n]`` best first (their sort keys
     go to ``out[ply, MAX_MOVES:]``); return ``n``.  ``best_card`` (the table's best lead) comes
-    first, then ``killer`` (the lead that last refuted a test here)."""
+    first, then ``killer`` and ``killer2`` (the last two leads that refuted a test here)."""
     n = 0
     side = _side(seat, players)
     led = -1
@@ -588,6 +591,13 @@ def _order(
         if players == 4:
             partner_wins = _side((seat - pos + wbest) & 3, 4) == side
     ours_anyway = False
+    if misere and pos == 1 and players == 4:
+        # The partner, last to play, must beat the card led and whatever the leader's
+        # partner can follow with: the trick is ours whatever this hand plays.
+        pf = _suit_bits(hands[(seat + 2) & 3], led)
+        nf = _suit_bits(hands[(seat + 1) & 3], led)
+        low_p = _hib(pf & -pf)
+        ours_anyway = pf != 0 and low_p > _RANK[wcard] and low_p > _hib(nf)
     if misere and partner_wins and pos == players - 2:
         # Partner led the card now winning, and the last hand, an opponent, can stay under
         # it: the trick is ours whatever this hand plays, which may as well be its highest.
@@ -611,6 +621,8 @@ def _order(
                 key = 10000
             elif c == killer:
                 key = 5000
+            elif c == killer2:
+                key = 4000
             elif pos == 0:
                 above = rs >> (r + 1)
                 if not misere:
@@ -632,18 +644,18 @@ def _order(
                             if _suit_bits(pt, s) == 0 and _suit_bits(pt, trump) != 0:
                                 key = 220 - r  # partner ruffs
                 else:
-                    # misère lead: a card an opponent must beat (all its cards of the
-                    # suit are higher, or it holds only trumps and none of the suit);
-                    # else few of their cards of the suit below it
+                    # misère lead: a low card of a short suit that the opponents can beat,
+                    # best one an opponent must beat (all its cards of the suit are higher,
+                    # or it holds only trumps and none of the suit).  The weights were
+                    # fitted to the nodes searched over bench/solver.py's positions at 8
+                    # tricks, and hold on positions of other seeds.
                     below = (1 << r) - 1
-                    lower = 0
                     higher = 0
                     forced = 0
                     top_opp = 0
                     for h in range(players):
                         if _side(h, players) != side:
                             hs = _suit_bits(hands[h], s)
-                            lower += _popc(hs & below)
                             if hs >> (r + 1):
                                 higher += 1
                                 if (hs & below) == 0:
@@ -656,13 +668,21 @@ def _order(
                             ):
                                 forced += 1
                             top_opp |= hs
-                    key = 300 - 12 * lower - 4 * r + 200 * higher + 100 * forced
+                    key = 300 - 6 * r + 300 * higher + 50 * forced
+                    key -= 10 * _popc(_suit_bits(hands[seat], s))
                     if higher == 0:
                         key -= 150
                     elif players == 4:
                         ps = _suit_bits(hands[(seat + 2) & 3], s)
                         if ps != 0 and (ps & -ps) > top_opp:
                             key -= 100  # partner would have to overtake them
+                        # the last hand forced over it gains more than the next one
+                        h1 = _suit_bits(hands[(seat + 1) & 3], s)
+                        if h1 != 0 and (h1 & below) == 0:
+                            key -= 100
+                        h3 = _suit_bits(hands[(seat + 3) & 3], s)
+                        if h3 != 0 and (h3 & below) == 0:
+                            key += 50
             else:
                 wins = _beats(c, wcard, trump)
                 if not misere:
@@ -685,10 +705,28 @@ def _order(
                     key = 300 + r
                 elif not wins or (partner_wins and pos == players - 1):
                     key = 300 + r  # duck with the highest card that still ducks
-                    if s != led and (rs >> (r + 1)) == 0:
-                        key += 20  # throw a card that would win its own suit
+                    if s != led:
+                        # a throw: the card likeliest to win a trick of its own suit
+                        under = 0
+                        over = 0
+                        for h in range(players):
+                            if _side(h, players) != side:
+                                hs = _suit_bits(hands[h], s)
+                                under += _popc(hs & ((1 << r) - 1))
+                                over += _popc(hs >> (r + 1))
+                        key += 4 * (under - over)
+                        if (rs >> (r + 1)) == 0:
+                            key += 20
                 else:
-                    key = 100 + r  # a trick we must take: the highest card goes
+                    key = 100 + r  # a trick we must take: the highest card goes ...
+                    if pos < players - 1 and s == led:
+                        # ... unless an opponent still to play must beat this one: then it
+                        # ducks after all
+                        for j in range(1, players - pos):
+                            o = (seat + j) & (players - 1)
+                            of = _suit_bits(hands[o], led)
+                            if _side(o, players) != side and of != 0 and (of & ((2 << r) - 1)) == 0:
+                                key = 300 + r
             # insertion sort, descending by key
             j = n
             while j > 0 and out[ply, MAX_MOVES + j - 1] < key:
@@ -871,11 +909,12 @@ def _store(
 # Per trick (row ``left`` of ``lv``), kept as the search goes: the owners of the cards of
 # each suit in play at the trick's start (as ``_owners``; the cards on the table count as
 # their players'), the suit lengths (as ``_shape``) and the cards in play; and, for move
-# ordering, each seat's "killer" lead at that trick.
+# ordering, each seat's two "killer" leads at that trick.
 L_INPLAY = 4
 L_SHAPE = 5
 L_KILLER = 6  # + seat: 1 + the _card_code of its last lead that refuted a test (misère)
-L_FIELDS = 10
+L_KILLER2 = 10  # + seat: the same for the one before that
+L_FIELDS = 14
 
 
 @_inline
@@ -1134,7 +1173,8 @@ def _search(
                                 wres = _depth_cards(depths, rem)
                             break
                         bc = tt[b, E_BEST, e]
-                        if bc >= 0 and best_card < 0:
+                        # (in misère the killers below order better than the table's lead)
+                        if bc >= 0 and best_card < 0 and not misere:
                             best_card = _code_card(bc, rem)
                     if cut:
                         continue
@@ -1143,10 +1183,14 @@ def _search(
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
             cands = _representatives(legal, rem | table, invol)
             killer = -1
-            if misere and pos == 0 and lv[left, L_KILLER + seat] > 0:
-                # the misère lead that last refuted a test at this trick often refutes the
+            killer2 = -1
+            if misere and pos == 0:
+                # the misère leads that last refuted a test at this trick often refute the
                 # next one too (the "killer heuristic"); most tricks gains nothing by it
-                killer = _code_card(lv[left, L_KILLER + seat] - 1, rem)
+                if lv[left, L_KILLER + seat] > 0:
+                    killer = _code_card(lv[left, L_KILLER + seat] - 1, rem)
+                if lv[left, L_KILLER2 + seat] > 0:
+                    killer2 = _code_card(lv[left, L_KILLER2 + seat] - 1, rem)
             if cands & (cands - 1) == 0:
                 moves[d, 0] = _hib(cands)
                 frames[d, F_CNT] = 1
@@ -1169,6 +1213,7 @@ def _search(
                 d,
                 frames[d, F_WIN],
                 killer,
+                killer2,
             )
             frames[d, F_IDX] = 0
             state = ADVANCE
@@ -1258,7 +1303,11 @@ def _search(
                 wres |= frames[d, F_TW]
                 if misere and frames[d, F_POS] == 0:
                     kl = frames[d, F_LEFT]
-                    lv[kl, L_KILLER + frames[d, F_SEAT]] = 1 + _card_code(c, lv[kl, L_INPLAY])
+                    ks = frames[d, F_SEAT]
+                    kc = 1 + _card_code(c, lv[kl, L_INPLAY])
+                    if lv[kl, L_KILLER + ks] != kc:
+                        lv[kl, L_KILLER2 + ks] = lv[kl, L_KILLER + ks]
+                        lv[kl, L_KILLER + ks] = kc
                 stats[2 + frames[d, F_POS]] += 1
                 stats[6 + frames[d, F_POS]] += frames[d, F_IDX]
                 if frames[d, F_SLOT] >= 0:
@@ -1360,6 +1409,7 @@ def solve_kernel(
         moves,
         ROOT_ROW,
         wroot,
+        -1,
         -1,
     )
     root_moves = moves[ROOT_ROW, :cnt].copy()
