@@ -24,6 +24,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   cards already played or in small cards that never mattered.  Buckets of 32 entries are
   picked by the lengths and the leader (from 6 tricks left also by each suit's top owner).
   With blockers (two hands) the key is the exact cards instead.
+* Four hands at the start of the last two tricks: every line is played out at once (at most
+  sixteen, :func:`_two_tricks`), with no bounds and no table: that costs less than the search
+  with them.
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
   of each run is searched (and a result covering every card then depends on its rank).
 * Move ordering: the table's best lead (most tricks), then per-seat heuristics (cash sure
@@ -513,6 +516,129 @@ def _forced(
             if xs != 0 and _hib(xs & -xs) > m:
                 return 1, 1 << (13 * s + _hib(xs & -xs))
     return 0, 0
+
+
+@_inline
+def _trick_winner(c0: int, c1: int, c2: int, c3: int, trump: int) -> tuple[int, int]:
+    """The index (0..3) of the card that wins a trick of four cards led by ``c0``, and that
+    card as a one-bit mask if it beat a card of its own suit (its rank counted), else 0."""
+    win = 0
+    wc = c0
+    if _beats(c1, wc, trump):
+        win = 1
+        wc = c1
+    if _beats(c2, wc, trump):
+        win = 2
+        wc = c2
+    if _beats(c3, wc, trump):
+        win = 3
+        wc = c3
+    ws = _SUIT[wc]
+    same = (_SUIT[c0] == ws) + (_SUIT[c1] == ws) + (_SUIT[c2] == ws) + (_SUIT[c3] == ws)
+    return win, (1 << wc) if same > 1 else 0
+
+
+@_inline
+def _follow(hand: int, led: int) -> int:
+    """The cards of ``hand`` that may follow a lead of suit ``led`` (no blockers)."""
+    follow = hand & (SUIT_BITS << (13 * led))
+    return follow if follow != 0 else hand
+
+
+@_inline
+def _two_tricks_line(
+    hands: np.ndarray,
+    trump: int,
+    leader: int,
+    root_side: int,
+    misere: bool,
+    a: int,
+    b: int,
+    c: int,
+    e: int,
+) -> tuple[int, int]:
+    """Four hands, two tricks left: the score of the line whose first trick is ``a, b, c, e``
+    (from the leader round), and the cards of both tricks whose ranks decided them."""
+    win, w1 = _trick_winner(a, b, c, e, trump)
+    score = 1 if ((((leader + win) & 1) == root_side) != misere) else 0
+    # the last trick: each hand's other card, from the first trick's winner round
+    rest = (
+        _hib(hands[leader] ^ (1 << a)),
+        _hib(hands[(leader + 1) & 3] ^ (1 << b)),
+        _hib(hands[(leader + 2) & 3] ^ (1 << c)),
+        _hib(hands[(leader + 3) & 3] ^ (1 << e)),
+    )
+    last, w2 = _trick_winner(
+        rest[win], rest[(win + 1) & 3], rest[(win + 2) & 3], rest[(win + 3) & 3], trump
+    )
+    if (((leader + win + last) & 1) == root_side) != misere:
+        score += 1
+    return score, w1 | w2
+
+
+@_inline
+def _two_tricks(
+    hands: np.ndarray, trump: int, leader: int, root_side: int, misere: bool, target: int
+) -> tuple[bool, int]:
+    """Four hands at the start of the last two tricks, no blockers: can the root side reach
+    ``score >= target``, and the cards whose ranks that depends on.  Every card is tried
+    (two at most a hand): cheaper than searching the sixteen lines node by node.  As in the
+    search, a hand that reaches its goal with one card depends on that card's line alone,
+    and one that cannot on every line."""
+    h0 = hands[leader]
+    h1 = hands[(leader + 1) & 3]
+    h2 = hands[(leader + 2) & 3]
+    h3 = hands[(leader + 3) & 3]
+    max0 = (leader & 1) == root_side  # the leader and its partner; the others minimise
+    res0 = not max0
+    w0 = 0
+    m0 = h0
+    while m0 != 0:
+        a = _hib(m0)
+        m0 ^= 1 << a
+        led = _SUIT[a]
+        res1 = max0  # the next hand, of the other side, wants the opposite of max0
+        w1 = 0
+        m1 = _follow(h1, led)
+        while m1 != 0:
+            b = _hib(m1)
+            m1 ^= 1 << b
+            res2 = not max0
+            w2 = 0
+            m2 = _follow(h2, led)
+            while m2 != 0:
+                c = _hib(m2)
+                m2 ^= 1 << c
+                res3 = max0
+                w3 = 0
+                m3 = _follow(h3, led)
+                while m3 != 0:
+                    e = _hib(m3)
+                    m3 ^= 1 << e
+                    score, wl = _two_tricks_line(
+                        hands, trump, leader, root_side, misere, a, b, c, e
+                    )
+                    if (score >= target) != max0:
+                        res3 = not max0
+                        w3 = wl
+                        break
+                    w3 |= wl
+                if res3 == max0:
+                    res2 = max0
+                    w2 = w3
+                    break
+                w2 |= w3
+            if res2 != max0:
+                res1 = not max0
+                w1 = w2
+                break
+            w1 |= w2
+        if res1 == max0:
+            res0 = max0
+            w0 = w1
+            break
+        w0 |= w1
+    return res0, w0
 
 
 @_inline
@@ -1048,6 +1174,9 @@ def _search(
                 frames[0, F_CNT] = 1
                 frames[0, F_IDX] = 0
                 state = ADVANCE
+                continue
+            if pos == 0 and left == 2 and players == 4 and nblk == 0:
+                result, wres = _two_tricks(hands, trump, leader, root_side, misere, target)
                 continue
             if misere and pos > 0 and (target == 1 or target == left):
                 # Misère, a trick under way, and one more trick for one side decides: the
