@@ -157,6 +157,14 @@ def _involved(hand: int, blk: np.ndarray, nblk: int) -> int:
 
 
 @_inline
+def _follow(hand: int, led: int) -> int:
+    """The cards of ``hand`` it may play to a trick led in suit ``led``: that suit's, or any
+    card if it has none."""
+    follow = hand & (SUIT_BITS << (13 * led))
+    return follow if follow != 0 else hand
+
+
+@_inline
 def _legal(
     hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int, blk: np.ndarray, nblk: int
 ) -> int:
@@ -165,10 +173,7 @@ def _legal(
     if nblk > 0:
         hand &= ~_blocked(hand, blk, nblk)
     if pos > 0:
-        led = _SUIT[trick[row, 0]]
-        follow = hand & (SUIT_BITS << (13 * led))
-        if follow != 0:
-            return int(follow)
+        return _follow(hand, _SUIT[trick[row, 0]])
     return int(hand)
 
 
@@ -536,13 +541,6 @@ def _trick_winner(c0: int, c1: int, c2: int, c3: int, trump: int) -> tuple[int, 
     ws = _SUIT[wc]
     same = (_SUIT[c0] == ws) + (_SUIT[c1] == ws) + (_SUIT[c2] == ws) + (_SUIT[c3] == ws)
     return win, (1 << wc) if same > 1 else 0
-
-
-@_inline
-def _follow(hand: int, led: int) -> int:
-    """The cards of ``hand`` that may follow a lead of suit ``led`` (no blockers)."""
-    follow = hand & (SUIT_BITS << (13 * led))
-    return follow if follow != 0 else hand
 
 
 @_inline
