@@ -165,6 +165,13 @@ def _follow(hand: int, led: int) -> int:
 
 
 @_inline
+def _must_beat(holding: int, r: int) -> bool:
+    """Does a hand holding ``holding`` (13-bit, one suit) have to play over rank ``r`` when
+    it follows to that suit: it holds the suit, and nothing at or below ``r``?"""
+    return holding != 0 and (holding & ((2 << r) - 1)) == 0
+
+
+@_inline
 def _legal(
     hands: np.ndarray, trick: np.ndarray, row: int, seat: int, pos: int, blk: np.ndarray, nblk: int
 ) -> int:
@@ -549,16 +556,16 @@ def _two_tricks_line(
     trump: int,
     leader: int,
     root_side: int,
-    misere: bool,
     a: int,
     b: int,
     c: int,
     e: int,
 ) -> tuple[int, int]:
-    """Four hands, two tricks left: the score of the line whose first trick is ``a, b, c, e``
-    (from the leader round), and the cards of both tricks whose ranks decided them."""
+    """Four hands, two tricks left, misère: the score (the other side's tricks) of the line
+    whose first trick is ``a, b, c, e`` (from the leader round), and the cards of both tricks
+    whose ranks decided them."""
     win, w1 = _trick_winner(a, b, c, e, trump)
-    score = 1 if ((((leader + win) & 1) == root_side) != misere) else 0
+    score = 1 if ((leader + win) & 1) != root_side else 0
     # the last trick: each hand's other card, from the first trick's winner round
     rest = (
         _hib(hands[leader] ^ (1 << a)),
@@ -569,20 +576,21 @@ def _two_tricks_line(
     last, w2 = _trick_winner(
         rest[win], rest[(win + 1) & 3], rest[(win + 2) & 3], rest[(win + 3) & 3], trump
     )
-    if (((leader + win + last) & 1) == root_side) != misere:
+    if ((leader + win + last) & 1) != root_side:
         score += 1
     return score, w1 | w2
 
 
 @_inline
 def _two_tricks(
-    hands: np.ndarray, trump: int, leader: int, root_side: int, misere: bool, target: int
+    hands: np.ndarray, trump: int, leader: int, root_side: int, target: int
 ) -> tuple[bool, int]:
-    """Four hands at the start of the last two tricks, no blockers: can the root side reach
-    ``score >= target``, and the cards whose ranks that depends on.  Every card is tried
-    (two at most a hand): cheaper than searching the sixteen lines node by node.  As in the
-    search, a hand that reaches its goal with one card depends on that card's line alone,
-    and one that cannot on every line."""
+    """Misère, four hands at the start of the last two tricks, no blockers: can the root side
+    reach ``score >= target``, and the cards whose ranks that depends on.  Every card is
+    tried (two at most a hand): cheaper than searching the sixteen lines node by node.  As
+    in the search, a hand that reaches its goal with one card depends on that card's line
+    alone, and one that cannot on every line.  (The four levels are written out: numba
+    cannot cache a recursive function.)"""
     h0 = hands[leader]
     h1 = hands[(leader + 1) & 3]
     h2 = hands[(leader + 2) & 3]
@@ -613,9 +621,7 @@ def _two_tricks(
                 while m3 != 0:
                     e = _hib(m3)
                     m3 ^= 1 << e
-                    score, wl = _two_tricks_line(
-                        hands, trump, leader, root_side, misere, a, b, c, e
-                    )
+                    score, wl = _two_tricks_line(hands, trump, leader, root_side, a, b, c, e)
                     if (score >= target) != max0:
                         res3 = not max0
                         w3 = wl
@@ -782,7 +788,7 @@ def _order(
                             hs = _suit_bits(hands[h], s)
                             if hs >> (r + 1):
                                 higher += 1
-                                if (hs & below) == 0:
+                                if _must_beat(hs, r):
                                     forced += 1
                             elif (
                                 hs == 0
@@ -801,11 +807,9 @@ def _order(
                         if ps != 0 and (ps & -ps) > top_opp:
                             key -= 100  # partner would have to overtake them
                         # the last hand forced over it gains more than the next one
-                        h1 = _suit_bits(hands[(seat + 1) & 3], s)
-                        if h1 != 0 and (h1 & below) == 0:
+                        if _must_beat(_suit_bits(hands[(seat + 1) & 3], s), r):
                             key -= 100
-                        h3 = _suit_bits(hands[(seat + 3) & 3], s)
-                        if h3 != 0 and (h3 & below) == 0:
+                        if _must_beat(_suit_bits(hands[(seat + 3) & 3], s), r):
                             key += 50
             else:
                 wins = _beats(c, wcard, trump)
@@ -848,9 +852,9 @@ def _order(
                         # ducks after all
                         for j in range(1, players - pos):
                             o = (seat + j) & (players - 1)
-                            of = _suit_bits(hands[o], led)
-                            if _side(o, players) != side and of != 0 and (of & ((2 << r) - 1)) == 0:
+                            if _side(o, players) != side and _must_beat(_suit_bits(hands[o], s), r):
                                 key = 300 + r
+                                break
             # insertion sort, descending by key
             j = n
             while j > 0 and out[ply, MAX_MOVES + j - 1] < key:
@@ -1177,7 +1181,7 @@ def _search(
                 # (in most tricks the quick tricks decide most of these nodes on fewer
                 # cards than every line depends on, which keeps the table's entries above
                 # them coarser: there this made 13-trick solves 20% slower)
-                result, wres = _two_tricks(hands, trump, leader, root_side, misere, target)
+                result, wres = _two_tricks(hands, trump, leader, root_side, target)
                 continue
             if misere and pos > 0 and (target == 1 or target == left):
                 # Misère, a trick under way, and one more trick for one side decides: the
