@@ -85,7 +85,10 @@ class Club:
         result: dict[str, Any] | None,
         xp: dict[int, int] | None = None,
     ) -> None:
-        """Store a table's log entries; returns once they are committed (group commit)."""
+        """Store a table's log entries; returns once they are committed (group commit).
+        Raises when they are not, and ``TableBehind`` when an earlier append of the table
+        whose commit failed with an unknown outcome turns out to be stored: its entries come
+        first (the actor adopts them), these are not stored."""
         await self.writer.append(Append(table_id, seq, tuple(entries), status, result, xp))
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]:

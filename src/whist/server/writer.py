@@ -12,8 +12,15 @@ The same thread runs the server's other writes (``run``): with SQLite a second w
 connection would wait on the database lock (the driver sleeps and polls), which is what
 made the latency tail when every append had its own thread and commit.
 
-A batch that fails is retried one append at a time, so that one bad append (a duplicate
-sequence number: a bug) fails only its own action and the others are stored.
+A failed commit may have an unknown outcome: the connection to PostgreSQL lost during
+COMMIT, the transaction may or may not be stored. So after any failure the writer reads the
+log back: appends whose entries are there (one writer per table: equal entries at those
+sequence numbers are ours) are answered as stored; the others are written once more — a
+batch one append at a time, so that one bad append (a duplicate sequence number: a bug)
+fails only its own action, and a lone append only when the connection was lost — and fail
+if that fails too. When even the reading fails (the store is unreachable), nobody can tell:
+the appends fail, and before that table's next append the writer reads its log again; what
+the table's actor has not adopted yet comes back to it as ``TableBehind``.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from whist.store.repository import Append, Repository
+from whist.store.repository import Append, Repository, as_stored, connection_lost
 
 log = logging.getLogger("whist.writer")
 
@@ -33,13 +40,28 @@ T = TypeVar("T")
 
 MAX_BATCH = 1000  # appends per transaction; the rest wait for the next one
 
+Waiting = tuple[Append, asyncio.Future[None]]  # an append and its answer
+
+
+class TableBehind(Exception):
+    """The table's log holds entries beyond the sequence number its append was given: an
+    earlier append of it whose commit failed with an unknown outcome was stored after all.
+    Its actor adopts ``entries`` (they follow its version); the append was not stored."""
+
+    def __init__(self, table_id: str, entries: list[tuple[str, dict[str, Any]]]) -> None:
+        super().__init__(f"table {table_id}: {len(entries)} stored entries not adopted yet")
+        self.table_id = table_id
+        self.entries = entries
+
 
 class GroupWriter:
     def __init__(self, repo: Repository, max_batch: int = MAX_BATCH) -> None:
         self.repo = repo
         self.max_batch = max_batch
         self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="whist-writer")
-        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
+        self._pending: list[Waiting] = []
+        # Tables whose last append failed and nobody could tell whether it was stored.
+        self._unsure: set[str] = set()
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # committed transactions of appends (for tests and benchmarks)
@@ -71,8 +93,11 @@ class GroupWriter:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     async def append(self, item: Append) -> None:
-        """Store ``item``; returns once it is committed (raises if it could not be)."""
+        """Store ``item``; returns once it is committed (raises if it could not be, and
+        ``TableBehind`` when the log holds entries of its table from ``item.seq`` on)."""
         assert self._wake is not None, "the writer is not started"
+        if item.table_id in self._unsure and await self._stored_before(item):
+            return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((item, future))
         self._wake.set()
@@ -91,22 +116,65 @@ class GroupWriter:
                 if batch:
                     await self._write(batch)
 
-    async def _write(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
+    async def _stored_before(self, item: Append) -> bool:
+        """The table's last append failed with an unknown outcome: whether ``item`` is what
+        it stored (then it is stored now). Raises ``TableBehind`` when it stored something
+        else, and while the store is unreachable (the table stays unsure)."""
+        stored = await self.run(self.repo.log_from, item.table_id, item.seq)
+        self._unsure.discard(item.table_id)
+        if not stored:
+            return False
+        if stored == as_stored(item.entries):
+            log.warning("table %s: append %d was stored before", item.table_id, item.seq)
+            return True
+        raise TableBehind(item.table_id, stored)
+
+    async def _write(self, batch: list[Waiting], again: bool = False) -> None:
+        """Commit ``batch``; on failure find out what was stored (``again``: this is the
+        one retry, there is no other)."""
         try:
             await self.run(self.repo.append_batch, [item for item, _ in batch])
         except Exception as exc:
-            if len(batch) > 1:
-                log.warning("a batch of %d appends failed: retrying one by one", len(batch))
-                for one in batch:
-                    await self._write([one])
-                return
-            item, future = batch[0]
-            log.error("table %s: append %d failed", item.table_id, item.seq, exc_info=exc)
-            if not future.done():
-                future.set_exception(exc)
+            await self._settle(batch, exc, again)
             return
+        self._stored(batch)
+
+    async def _settle(self, batch: list[Waiting], exc: Exception, again: bool) -> None:
+        """The commit of ``batch`` failed, maybe after it was stored: ask the log."""
+        try:
+            stored = await self.run(self.repo.stored, [item for item, _ in batch])
+        except Exception:
+            # The store is unreachable: the outcome is unknown. Fail, and each table reads
+            # its log before its next append.
+            log.error("%d appends failed, stored or not: unknown", len(batch), exc_info=exc)
+            for item, future in batch:
+                self._unsure.add(item.table_id)
+                _fail(future, exc)
+            return
+        kept = [one for one, mine in zip(batch, stored, strict=True) if mine]
+        if kept:
+            log.warning("%d appends were stored though their commit failed", len(kept))
+            self._stored(kept)
+        lost = [one for one, mine in zip(batch, stored, strict=True) if not mine]
+        if not lost:
+            return
+        if not again and (len(batch) > 1 or connection_lost(exc)):
+            log.warning("%d appends not stored: writing them again one by one", len(lost))
+            for one in lost:
+                await self._write([one], again=True)
+            return
+        for item, future in lost:
+            log.error("table %s: append %d failed", item.table_id, item.seq, exc_info=exc)
+            _fail(future, exc)
+
+    def _stored(self, batch: list[Waiting]) -> None:
         self.batches += 1
         self.appends += len(batch)
         for _item, future in batch:
             if not future.done():  # its actor may have been stopped meanwhile
                 future.set_result(None)
+
+
+def _fail(future: asyncio.Future[None], exc: Exception) -> None:
+    if not future.done():  # its actor may have been stopped meanwhile
+        future.set_exception(exc)

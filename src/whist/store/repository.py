@@ -4,13 +4,14 @@ its own transaction: when it returns, what it wrote is committed."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from whist.store.db import session_factory
@@ -43,6 +44,17 @@ class Append:
     status: str | None = None
     result: dict[str, Any] | None = None
     xp: Mapping[int, int] | None = None
+
+
+def connection_lost(exc: BaseException) -> bool:
+    """The connection broke during a write (PostgreSQL gone in the middle of a COMMIT): the
+    transaction may or may not be stored, and a fresh connection may well succeed."""
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def as_stored(entries: Sequence[tuple[str, dict[str, Any]]]) -> list[tuple[str, Any]]:
+    """Entries as the log gives them back (JSON: tuples come back as lists)."""
+    return [(kind, json.loads(json.dumps(data))) for kind, data in entries]
 
 
 class Repository:
@@ -222,6 +234,38 @@ class Repository:
                 if item.result is not None:
                     values["result"] = item.result
                 db.execute(update(Table).where(Table.id == item.table_id).values(**values))
+
+    def log_from(self, table_id: str, seq: int) -> list[tuple[str, dict[str, Any]]]:
+        """The table's log entries ``seq``, ``seq+1``, ... (kind, data)."""
+        with self.sessions() as db:
+            rows = db.execute(
+                select(TableLog.kind, TableLog.data)
+                .where(TableLog.table_id == table_id, TableLog.seq >= seq)
+                .order_by(TableLog.seq)
+            )
+            return [(kind, data) for kind, data in rows]
+
+    def stored(self, batch: Sequence[Append]) -> list[bool]:
+        """For each append, whether the log holds exactly its entries at its sequence
+        numbers: after a commit whose answer was lost, whether it was stored (one writer per
+        table, so equal entries there are its own). Raises while the store is unreachable:
+        then nobody can tell."""
+        found: list[bool] = []
+        with self.sessions() as db:
+            for item in batch:
+                rows = db.execute(
+                    select(TableLog.kind, TableLog.data)
+                    .where(
+                        TableLog.table_id == item.table_id,
+                        TableLog.seq >= item.seq,
+                        TableLog.seq < item.seq + len(item.entries),
+                    )
+                    .order_by(TableLog.seq)
+                )
+                # No entries to look for: not known to be stored (writing it again is harmless).
+                mine = bool(item.entries) and [(k, d) for k, d in rows] == as_stored(item.entries)
+                found.append(mine)
+        return found
 
     def log(self, table_id: str) -> list[tuple[str, dict[str, Any], datetime]]:
         with self.sessions() as db:
