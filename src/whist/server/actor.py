@@ -25,6 +25,7 @@ from whist.core.cards import card_text
 from whist.core.errors import WhistError
 from whist.core.views import view_for
 from whist.server.table import TableState
+from whist.server.writer import TableBehind
 
 log = logging.getLogger("whist.table")
 
@@ -525,10 +526,26 @@ class TableActor:
         listing = status
         if listing is None and any(kind in ("start", "resume") for kind, _ in entries):
             listing = "playing"
-        await self.hub.commit(state.table_id, state.version + 1, entries, listing, result, xp)
+        try:
+            await self.hub.commit(state.table_id, state.version + 1, entries, listing, result, xp)
+        except TableBehind as behind:
+            # An earlier commit failed with an unknown outcome but was stored: adopt what it
+            # stored. ``entries`` were made for the table before it: this command fails (a
+            # player may act again, a bot or a deal is tried again later).
+            await self._adopt(behind.entries)
+            raise
         for kind, data in entries:
             state.apply(kind, data)
         await self._publish()
+
+    async def _adopt(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
+        """Adopt log entries that are committed already, and show them."""
+        for kind, data in entries:
+            self.state.apply(kind, data)
+        log.warning("table %s: adopted %d stored entries", self.state.table_id, len(entries))
+        await self._publish()
+        # The failing command will not move the table on from here (bots, deals, clocks).
+        self.post(Command("drive"))
 
     def may_watch(self, player_id: int | None, invite: str | None) -> bool:
         if self.invite is None or (invite is not None and invite == self.invite):
