@@ -3,9 +3,11 @@ and the `whist tournament` command."""
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import pickle
+import sys
 from pathlib import Path
 from random import Random
 
@@ -300,3 +302,120 @@ def test_cli_chart_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert json.loads(capsys.readouterr().out)["chart"] == str(chart)
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert chart.stat().st_size > 10_000
+
+
+TINY = ["tournament", "classic", "--a", "easy", "--b", "easy", "--deals", "1", "--quiet"]
+
+
+def _no_tournament(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the tournament ran although --chart was refused")
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("out.txt", [".png"]),
+        ("chart", [".png"]),
+        ("existing", ["folder"]),
+        ("existing.png", ["folder"]),
+        ("missing/chart.png", ["missing"]),
+        ("a-file.png/chart.png", ["a-file.png"]),
+    ],
+    ids=["not-png", "no-suffix", "existing-folder", "folder-named-png", "no-such-folder", "file"],
+)
+def test_cli_chart_refused_before_the_run_with_one_line(
+    name: str,
+    words: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (tmp_path / "existing").mkdir()
+    (tmp_path / "existing.png").mkdir()
+    (tmp_path / "a-file.png").write_bytes(b"")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    monkeypatch.setattr("whist.tournament.run_tournament", _no_tournament)
+    assert main([*TINY, "--chart", str(tmp_path / name)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("whist tournament: --chart")
+    for word in words:
+        assert word in captured.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+
+
+@pytest.mark.parametrize("where", ["read-only", "proc"])
+def test_cli_chart_in_a_folder_that_cannot_be_written_is_refused(
+    where: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if where == "proc":
+        folder = Path("/proc")
+        if not folder.is_dir():
+            pytest.skip("no /proc here")
+    else:
+        folder = tmp_path / "locked"
+        folder.mkdir()
+        folder.chmod(0o500)
+        try:
+            (folder / "probe").write_bytes(b"")
+        except OSError:
+            pass
+        else:
+            pytest.skip("this user may write in a read-only folder (root)")
+    monkeypatch.setattr("whist.tournament.run_tournament", _no_tournament)
+    assert main([*TINY, "--chart", str(folder / "chart.png")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and str(folder) in captured.err
+
+
+def test_cli_chart_without_matplotlib_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    monkeypatch.setattr("whist.tournament.run_tournament", _no_tournament)
+    assert main([*TINY, "--chart", str(tmp_path / "chart.png")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "matplotlib" in captured.err
+    assert not (tmp_path / "chart.png").exists()
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_cli_chart_that_fails_after_the_run_still_prints_the_results(
+    as_json: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("matplotlib")
+
+    def disk_full(result: TournamentResult, path: str) -> None:
+        Path(path).write_bytes(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("whist.tournament.draw_chart", disk_full)
+    chart = tmp_path / "chart.png"
+    status = main([*TINY, *(["--json"] if as_json else []), "--chart", str(chart)])
+    assert status != 0
+    captured = capsys.readouterr()
+    if as_json:
+        data = json.loads(captured.out)
+        assert data["deals"] == 1 and "chart" not in data
+    else:
+        assert "Mean A − B" in captured.out and "Chart written" not in captured.out
+    assert captured.err.count("\n") == 1 and "No space left on device" in captured.err
+    assert not chart.exists()  # no half-written PNG left behind
+
+
+def test_cli_chart_is_written_exactly_where_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "Ladder.PNG"
+    assert main([*TINY, "--chart", str(chart)]) == 0
+    assert f"Chart written to {chart}\n" in capsys.readouterr().out
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["Ladder.PNG"]

@@ -66,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="duplicate tournament of two bot levels",
         description="Play duplicate deals between bot levels A and B: every deal twice with "
         "the same cards, sides swapped; report A's mean points over B with a 95% confidence "
-        "interval. Exit 0, 1 for a bot that chose an illegal action, 2 for a bad command line.",
+        "interval. Exit 0, 1 for a bot that chose an illegal action, 2 for a bad command line, "
+        "3 when the results were printed but the chart could not be written.",
     )
     tournament.add_argument("variant", help="classic, german, plockwhist, japanese, ...")
     tournament.add_argument("--a", required=True, metavar="LEVEL", help="easy ... master")

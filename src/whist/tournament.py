@@ -25,12 +25,15 @@ is imported only when a chart is asked for.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import math
 import multiprocessing
+import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -54,6 +57,7 @@ CONFIDENCE = 0.95
 EXIT_OK = 0
 EXIT_BOT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_CHART_FAILED = 3  # the results were printed, the chart could not be written
 EXIT_INTERRUPTED = 130
 
 
@@ -705,7 +709,7 @@ def draw_chart(result: TournamentResult, path: str) -> None:
             f"won/lost/tied {s.won}/{s.lost}/{s.tied}, seed {result.seed}"
         )
         figure.tight_layout()
-        figure.savefig(path, dpi=110)
+        figure.savefig(path, dpi=110, format="png")  # never a suffix added to the name
     finally:
         plt.close(figure)
 
@@ -714,8 +718,9 @@ def draw_chart(result: TournamentResult, path: str) -> None:
 def run_cli(
     args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    """``whist tournament``: exit 0, 1 for a bot bug, 2 for a bad command line, 130 when
-    interrupted."""
+    """``whist tournament``: exit 0, 1 for a bot bug, 2 for a bad command line (a ``--chart``
+    that cannot be written included: refused before the run), 3 when the results were
+    printed but the chart could not be written after all, 130 when interrupted."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
 
@@ -742,11 +747,9 @@ def run_cli(
     if not args.budget > 0:
         return usage("--budget: must be a positive number of seconds")
     if args.chart is not None:
-        folder = Path(args.chart).parent
-        if not folder.is_dir():
-            return usage(f"--chart: {folder} is not a folder")
-        if importlib.util.find_spec("matplotlib") is None:
-            return usage('--chart needs matplotlib: pip install -e ".[chart]"')
+        problem = chart_problem(args.chart)
+        if problem is not None:
+            return usage(f"--chart: {problem}")
     try:
         result = run_tournament(
             str(args.variant),
@@ -765,19 +768,60 @@ def run_cli(
     except KeyboardInterrupt:
         err.write("whist tournament: interrupted\n")
         return EXIT_INTERRUPTED
-    if args.chart is not None:
-        try:
-            draw_chart(result, args.chart)
-        except OSError as exc:
-            err.write(f"whist tournament: {args.chart}: cannot write the chart ({exc})\n")
-            return EXIT_USAGE
+    # The results come first: a chart that cannot be written must not lose them.
+    failure = None if args.chart is None else write_chart(result, args.chart)
+    written = args.chart is not None and failure is None
     if args.json:
         data = result.to_json()
-        if args.chart is not None:
+        if written:
             data["chart"] = args.chart
         out.write(json.dumps(data) + "\n")
     else:
         out.write(format_table(result) + "\n")
-        if args.chart is not None:
+        if written:
             out.write(f"Chart written to {args.chart}\n")
+    if failure is not None:
+        err.write(f"whist tournament: {args.chart}: the chart was not written ({failure})\n")
+        return EXIT_CHART_FAILED
     return EXIT_OK
+
+
+def chart_problem(path: str) -> str | None:
+    """Why ``--chart PATH`` could not be written, or None. Asked before the tournament
+    runs, so that hours of deals do not end in a chart that cannot be saved."""
+    target = Path(path)
+    if target.is_dir():
+        return f"{path} is a folder; name a file ending in .png"
+    if not path.lower().endswith(".png"):
+        return f"{path}: the chart is a PNG; name a file ending in .png"
+    folder = target.parent
+    if not folder.is_dir():
+        return f"{folder}: no such folder" if not folder.exists() else f"{folder} is not a folder"
+    if target.exists() and not target.is_file():
+        return f"{path} exists and is not a file"
+    try:
+        # A nameless file that vanishes on close: the only sure test of a folder
+        # (permissions, read-only mounts, root's exemption from both).
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"cannot write in {folder} ({exc.strerror or exc})"
+    if target.exists() and not os.access(target, os.W_OK):
+        return f"{path} is not writable"
+    if importlib.util.find_spec("matplotlib") is None:
+        return 'needs matplotlib: pip install -e ".[chart]"'
+    return None
+
+
+def write_chart(result: TournamentResult, path: str) -> str | None:
+    """Draw the chart to ``path``; None when written, else why not, with no half-written
+    file left behind where there was none."""
+    existed = os.path.lexists(path)
+    try:
+        draw_chart(result, path)
+    except Exception as exc:  # disk full, a broken matplotlib: the results still count
+        if not existed:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        return str(exc) or type(exc).__name__
+    return None
