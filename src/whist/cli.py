@@ -20,8 +20,35 @@ def add_option_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked, so that
+    importing importlib.metadata does not slow down every other subcommand."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version("whist-club")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            from whist import __version__
+
+            text = f"{__version__} (not installed)"
+        print(f"{parser.prog} {text}")
+        parser.exit(0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="whist", description="Whist Club")
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True)
 
     replay = commands.add_parser("replay", help="replay a whist-record/1 file, print JSON")
