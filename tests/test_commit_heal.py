@@ -402,7 +402,7 @@ def commit_then_fail(r: Room, table_id: str, stored: bool, readable: bool) -> li
     (``stored``) or before; ``readable`` False: the log cannot be read back at that moment
     either (the store unreachable). Returns the appends that failed so."""
     repo = r.repo
-    append_batch, stored_check = repo.append_batch, repo.stored
+    append_batch, stored_check = repo.append_batch, getattr(repo, "stored", None)
     failed: list[Append] = []
 
     def lost() -> OperationalError:
@@ -424,6 +424,7 @@ def commit_then_fail(r: Room, table_id: str, stored: bool, readable: bool) -> li
         if not readable and len(failed) and not getattr(flaky_check, "done", False):
             flaky_check.done = True  # type: ignore[attr-defined]
             raise lost()
+        assert stored_check is not None
         return stored_check(batch)  # type: ignore[no-any-return]
 
     repo.append_batch = flaky_append  # type: ignore[method-assign]
