@@ -155,7 +155,6 @@ def test_whist_script_entry_point(tmp_path: Path) -> None:
             2,
             None,
         ),
-        ([{"seat": "one", "play": "AS"}], 0, None),
     ],
     ids=[
         "card-not-in-hand",
@@ -165,7 +164,6 @@ def test_whist_script_entry_point(tmp_path: Path) -> None:
         "no-kind",
         "not-an-object",
         "take-without-talon",
-        "seat-not-a-number",
     ],
 )
 def test_illegal_action_exits_1_with_document_and_error(
@@ -181,11 +179,34 @@ def test_illegal_action_exits_1_with_document_and_error(
     assert isinstance(error["message"], str) and error["message"]
     if code is not None:
         assert error["code"] == code
+    # The reason on stderr too, for a user who reads the terminal, not the JSON.
+    lines = run.err.splitlines()
+    assert len(lines) == 1, run.err
+    assert lines[0].startswith(f"whist replay: deal 0, action {index}")
+    assert f": {error['code']}: {error['message']}" in lines[0]
     # The document shows the deal up to the last legal action.
     played = [a["play"] for a in actions[:index] if isinstance(a, dict) and "play" in a]
     tricks = [c for t in doc["deals"][0]["tricks"] for c in t["cards"]]
     assert tricks == played[: 2 * (len(played) // 2)]
     assert doc["match"] == {"over": False, "winner": None}
+
+
+def test_stderr_names_the_refused_action(tmp_path: Path) -> None:
+    run = run_replay(tmp_path, german([{"seat": 1, "play": "AS"}, {"seat": 0, "play": "2H"}]))
+    assert run.status == 1
+    assert run.err == (
+        'whist replay: deal 0, action 1 (seat 0 play "2H"): must_follow_suit: '
+        f"{run.doc()['error']['message']}\n"
+    )
+
+
+def test_deal_after_an_unfinished_deal_says_so_on_stderr(tmp_path: Path) -> None:
+    rec = german([{"seat": 1, "play": "AS"}])
+    rec["deals"].append({"dealer": 1, "deck": list(DECK), "actions": [{"seat": 0, "play": "AS"}]})
+    run = run_replay(tmp_path, rec)
+    assert run.status == 1
+    assert run.err.startswith("whist replay: deal 1, action 0: deal_in_progress: ")
+    assert len(run.err.splitlines()) == 1
 
 
 def test_seat_deciding_twice_exits_1(tmp_path: Path) -> None:
@@ -239,6 +260,7 @@ def test_error_message_with_seat_names_no_hidden_card(tmp_path: Path) -> None:
     run = run_replay(tmp_path, rec, "--seat", "0")
     assert run.status == 1
     assert "2S" not in json.dumps(run.doc())  # seat 1's card, unseen by seat 0
+    assert len(run.err.splitlines()) == 1 and "2S" not in run.err
 
 
 # ------------------------------------------------------------------------------ exit 2
@@ -335,6 +357,34 @@ def test_malformed_record_exits_2_with_one_line_naming_the_field(
 ) -> None:
     run = run_replay(tmp_path, content)
     assert_malformed(run, *words)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"play": "AS"},
+        {"seat": "1", "play": "AS"},
+        {"seat": 1.0, "play": "AS"},
+        {"seat": True, "play": "AS"},
+        {"seat": None, "play": "AS"},
+        {"seat": 2, "play": "AS"},
+        {"seat": -1, "play": "AS"},
+        {"seat": 10**30, "play": "AS"},
+        {"seat": -(10**30), "resign": True},
+    ],
+    ids=["no-seat", "string", "float", "bool", "null", "seat-2", "negative", "huge", "huge-neg"],
+)
+def test_action_without_a_seat_0_to_n_is_a_malformed_record(
+    tmp_path: Path, action: dict[str, Any]
+) -> None:
+    # Later in the deal, so that exit 1 (refused when replayed) would show a document.
+    rec = german([{"seat": 1, "play": "AS"}, action])
+    assert_malformed(run_replay(tmp_path, rec), "deals[0].actions[1].seat")
+
+
+def test_bad_seat_in_a_four_player_record_exits_2(tmp_path: Path) -> None:
+    rec = four("minnesota", [{"seat": 0, "bid": "high"}, {"seat": 4, "bid": "low"}])
+    assert_malformed(run_replay(tmp_path, rec), "deals[0].actions[1].seat", "0..3")
 
 
 def test_bad_dealer_in_a_later_deal_exits_2(tmp_path: Path) -> None:

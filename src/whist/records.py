@@ -36,8 +36,8 @@ class RecordError(Exception):
 class DealRecord:
     dealer: int
     deck: tuple[Card, ...]
-    # Parsed actions; an action that is malformed (but names no bad card) is kept as the
-    # error it raises, so that replay stops there with exit status 1.
+    # Parsed actions; an action that is malformed (but names no bad card and has a seat) is
+    # kept as the error it raises, so that replay stops there with exit status 1.
     actions: list[Action | WhistError] = field(default_factory=list)
 
 
@@ -142,6 +142,7 @@ def _parse_deal(k: int, data: Any, players: int) -> DealRecord:
         raise RecordError(f"{where}.actions", "must be a list")
     actions: list[Action | WhistError] = []
     for i, item in enumerate(actions_data):
+        _check_seat(f"{where}.actions[{i}]", item, players)
         try:
             actions.append(action_from_json(item))
         except ValueError as exc:
@@ -150,6 +151,19 @@ def _parse_deal(k: int, data: Any, players: int) -> DealRecord:
         except WhistError as exc:
             actions.append(exc)
     return DealRecord(dealer, tuple(deck), actions)
+
+
+def _check_seat(where: str, item: Any, players: int) -> None:
+    """Who acts is part of the record's shape, like the dealer: an action object without a
+    seat 0..players-1 makes the record malformed. What the seat does (its kind and value)
+    is judged by the rules when replayed."""
+    if not isinstance(item, dict):
+        return  # not an action at all: refused when replayed, as RECORD.md says
+    if "seat" not in item:
+        raise RecordError(f"{where}.seat", f"missing; it must be a seat 0..{players - 1}")
+    seat = item["seat"]
+    if type(seat) is not int or not 0 <= seat < players:  # type(): a bool is no seat
+        raise RecordError(f"{where}.seat", f"must be a seat 0..{players - 1}")
 
 
 # ---------------------------------------------------------------------------- replay

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import sys
 
-from whist.records import Record, RecordError, loads, replay, replay_document
+from whist.core.errors import WhistError
+from whist.core.match import Match
+from whist.records import Record, RecordError, ReplayError, loads, replay, replay_document
 
 
 def read_record(path: str, command: str) -> Record | None:
@@ -43,4 +45,23 @@ def run_replay(path: str, seat: int | None) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into `head`: not an error of the record
         sys.stderr.close()
-    return 1 if error is not None else 0
+    if error is None:
+        return 0
+    print(f"whist replay: {refusal(record, match, error, seat)}", file=sys.stderr)
+    return 1
+
+
+def refusal(record: Record, match: Match, error: ReplayError, seat: int | None) -> str:
+    """One line on why the replay stopped: where, the action refused, the error's code and
+    message. With ``seat`` the action's value is left out: it may name a card or bid that
+    seat may not see (RECORD.md), like the document itself."""
+    where = f"deal {error.deal}, action {error.action}"
+    actions = record.deals[error.deal].actions
+    # A deal that never started (listed after an unfinished deal or the match's end) has no
+    # action to blame; nor has an action that could not be read.
+    started = error.deal < len(match.deals)
+    action = actions[error.action] if started and error.action < len(actions) else None
+    if action is not None and not isinstance(action, WhistError):
+        value = "" if seat is not None else " " + json.dumps(action.value_json())
+        where += f" (seat {action.seat} {action.kind}{value})"
+    return f"{where}: {error.code}: {error.message}"
