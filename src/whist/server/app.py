@@ -104,8 +104,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Whist Club", lifespan=lifespan)
     from whist.server.games import router as games_router
+    from whist.server.health import router as health_router
 
     app.include_router(games_router)
+    app.include_router(health_router)
 
     async def start_session(request: Request, response: Response, player: Player) -> None:
         token = secrets.token_urlsafe(32)

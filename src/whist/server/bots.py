@@ -1,10 +1,26 @@
-"""Bots think in worker processes so that the server never blocks on them."""
+"""Bots think in worker processes so that the server never blocks on them.
+
+The server owns its workers: they die with it. They take SIGTERM's default (death), leave
+SIGINT to the server (a Ctrl-C in a terminal reaches the whole process group), and exit
+by themselves when the server is gone, even after a SIGKILL that runs no code of its own.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import ctypes
 import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from random import Random
 from typing import Any
 
@@ -15,6 +31,11 @@ from whist.core.views import View, view_for
 from whist.variants import new_match
 
 log = logging.getLogger("whist.bots")
+
+STOPPED = (signal.SIGTERM, signal.SIGINT)
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PARENT_POLL_SECONDS = 0.5  # the portable watch on the server: how late a worker may notice
+GRACE_SECONDS = 1.0  # a terminated worker's time to die before it is killed
 
 
 def choose(level: str, view: View, seed: str, budget: float) -> dict[str, Any]:
@@ -44,17 +65,104 @@ def warm_up() -> None:
         log.exception("warming up a bot worker failed")
 
 
+# ------------------------------------------------------------------ the worker's side
+def start_worker(server_pid: int) -> None:
+    """The initializer of every worker: die with the server, then warm up."""
+    # Forked from the server, a worker inherits its Python signal handlers (uvicorn's only
+    # set a flag that nothing reads here: SIGTERM would be ignored).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Blocked by the server while it forked us (``signals_held``): a SIGTERM that came
+    # meanwhile is pending and kills us now.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPED)
+    die_with(server_pid)
+    warm_up()
+
+
+def die_with(server_pid: int) -> None:
+    """Exit when the server process is gone (however it ended)."""
+    if sys.platform == "linux":
+        # The kernel's own watch: SIGKILL the moment the forking thread (the server's
+        # main thread, which lives as long as the server) exits.
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != server_pid:  # the server died before the watch was set
+        os._exit(1)
+    # Elsewhere (and as a second line): orphans are adopted by another process.
+    threading.Thread(target=watch_parent, args=(server_pid,), daemon=True).start()
+
+
+def watch_parent(server_pid: int) -> None:
+    while os.getppid() == server_pid:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+# ------------------------------------------------------------------ the server's side
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGTERM and SIGINT in the calling thread (they wait, they are not lost) while
+    it forks workers, so that none can arrive in a worker before its initializer has set
+    their handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread forks the pool (the event loop's)
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def stop_processes(processes: Iterable[BaseProcess], grace: float = GRACE_SECONDS) -> None:
+    """SIGTERM every process, SIGKILL those still alive after ``grace`` seconds; reaped.
+    Bot workers hold nothing worth a graceful end: a busy one is stopped mid-thought."""
+    processes = [p for p in processes if p.is_alive()]
+    for process in processes:
+        with contextlib.suppress(OSError):
+            process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            log.warning("bot worker %s ignored SIGTERM: killing it", process.pid)
+            with contextlib.suppress(OSError):
+                process.kill()
+            process.join(grace)
+
+
+def stop_all_workers() -> None:
+    """Stop every worker process this server started (the last line of ``whist serve``,
+    which also runs when the club never got to close its pool)."""
+    stop_processes(multiprocessing.active_children())
+
+
 class BotPool:
     def __init__(self, workers: int, budget: float) -> None:
         self.budget = budget
-        self.executor: concurrent.futures.Executor | None = None
+        self.executor: concurrent.futures.ProcessPoolExecutor | None = None
         self.warming: list[concurrent.futures.Future[int]] = []
+        self.closed = False
         if workers > 0:
             self.executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, initializer=warm_up
+                max_workers=workers,
+                # fork: a worker starts in a fraction of a second with the modules loaded.
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=start_worker,
+                initargs=(os.getpid(),),
             )
             # Start the workers (and their warm-up) now, before the first bot must move.
-            self.warming = [self.executor.submit(int) for _ in range(workers)]
+            with signals_held():
+                self.warming = [self.executor.submit(int) for _ in range(workers)]
+
+    def workers(self) -> dict[int, bool]:
+        """Each worker process's pid and whether it is alive."""
+        if self.executor is None:
+            return {}
+        processes = dict(self.executor._processes or {})  # the executor keeps no public list
+        return {pid: process.is_alive() for pid, process in processes.items()}
 
     async def think(self, level: str, view: View, seed: str) -> dict[str, Any]:
         if self.warming:  # once, and not on the bot's clock
@@ -64,6 +172,10 @@ class BotPool:
         future = loop.run_in_executor(self.executor, choose, level, view, seed, self.budget)
         try:
             return await asyncio.wait_for(future, timeout=self.budget + 0.5)
+        except BrokenProcessPool:
+            if self.closed:  # the server is stopping: the thought is dropped, not failed
+                raise asyncio.CancelledError from None
+            raise
         except TimeoutError:
             log.warning(
                 "a %s bot overran its %.1f s budget: playing a safe move", level, self.budget
@@ -71,5 +183,10 @@ class BotPool:
             return safe_move(view, seed)
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers now, busy or not (shutdown alone would wait for a busy one)."""
+        self.closed = True
+        if self.executor is None:
+            return
+        processes = list((self.executor._processes or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        stop_processes(processes)

@@ -1,17 +1,100 @@
-"""``whist serve``: the club on uvicorn."""
+"""``whist serve``: the club on uvicorn.
+
+Whatever can keep the server from starting is checked first, each step before the next
+touches anything: the settings and the port, the database URL, the listening socket, the
+data directory, the database. A failure is one line on stderr and exit 1 (no migration
+run, no worker started). Then uvicorn serves on the socket bound here, so that the
+address printed is the one listened on.
+
+The server owns its bot workers: SIGTERM or SIGINT at any moment stops them before the
+process exits, whether or not the club got as far as closing its pool.
+"""
 
 from __future__ import annotations
 
 import logging
+import signal
+import socket
+import sys
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
+from pydantic import ValidationError
+from sqlalchemy import URL, create_engine, make_url, text
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
-from whist.server.app import create_app
+from whist.server.bots import stop_all_workers
 from whist.server.settings import Settings
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+DIALECTS = ("sqlite", "postgresql")
+CONNECT_TIMEOUT = 5  # seconds the start-up check waits for the database
+BACKLOG = 2048  # uvicorn's default
+GRACEFUL_SECONDS = 5  # open requests' time to finish after a stop signal
+
+
+class StartupError(Exception):
+    """Why the server cannot start, as one line for stderr."""
+
+
+class Stopped(BaseException):
+    """A stop signal came before uvicorn took them over, or after it gave them back.
+    A BaseException: no ``except Exception`` on the way may swallow it."""
 
 
 def run_server(host: str | None, port: int | None, data_dir: str | None) -> int:
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, stop)
+    listener: socket.socket | None = None
+    try:
+        settings = load_settings(host, port, data_dir)
+        database = database_url(settings)
+        listener = listen(settings.host, settings.port)
+        if not settings.database_url:
+            make_data_dir(settings.data_dir)
+        check_database(database)
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        print(f"Whist Club on {address(listener)}  (database: {shown(database)})", flush=True)
+        serve(settings, listener)
+    except StartupError as exc:
+        print(f"whist serve: {exc}", file=sys.stderr, flush=True)
+        return 1
+    except Stopped:
+        pass
+    finally:
+        # Not to be cut short by a second signal: this is bounded (a second or two).
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        stop_all_workers()
+        if listener is not None:
+            listener.close()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    return 0
+
+
+def stop(sig: int, _frame: FrameType | None) -> None:
+    raise Stopped(sig)
+
+
+def serve(settings: Settings, listener: socket.socket) -> None:
+    from whist.server.app import create_app  # only now: its import is most of start-up
+
+    config = uvicorn.Config(
+        create_app(settings),
+        log_level="info",
+        backlog=BACKLOG,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        # Frames are small JSON views: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
+    )
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+# ------------------------------------------------------------------ the checks
+def load_settings(host: str | None, port: int | None, data_dir: str | None) -> Settings:
     overrides: dict[str, object] = {}
     if host is not None:
         overrides["host"] = host
@@ -19,16 +102,111 @@ def run_server(host: str | None, port: int | None, data_dir: str | None) -> int:
         overrides["port"] = port
     if data_dir is not None:
         overrides["data_dir"] = Path(data_dir)
-    settings = Settings(**overrides)  # type: ignore[arg-type]
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    where = settings.database_url.split("@")[-1] if settings.database_url else settings.database()
-    print(f"Whist Club on http://{settings.host}:{settings.port}/  (database: {where})", flush=True)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        # Frames are small JSON views: compressing each costs more CPU than it saves.
-        ws_per_message_deflate=False,
-    )
-    return 0
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = "WHIST_" + "_".join(str(part) for part in error["loc"]).upper()
+        raise StartupError(f"bad setting {name}: {error['msg']}") from None
+    # Port 0 (any free port) is refused too: the club's address goes into players'
+    # bookmarks and invitation links, and must not change from one start to the next.
+    if not 1 <= settings.port <= 65535:
+        raise StartupError(f"port {settings.port} is not a port: use 1 to 65535")
+    return settings
+
+
+def database_url(settings: Settings) -> URL:
+    try:
+        url = make_url(settings.database())
+    except ArgumentError:  # the message would repeat the URL, password and all
+        raise StartupError(
+            "WHIST_DATABASE_URL is not a database URL: use sqlite:///FILE or "
+            "postgresql://USER@HOST/DATABASE"
+        ) from None
+    if url.get_backend_name() not in DIALECTS:
+        raise StartupError(
+            f"unsupported database URL {url.render_as_string(hide_password=True)!r}: "
+            "use sqlite or postgresql"
+        )
+    return url
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound and listening (uvicorn serves on it)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, sockaddr = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise StartupError(f"cannot listen on {where}: {lower_first(exc.strerror)}") from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        # A restart must not wait for the last run's connections in TIME_WAIT.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(sockaddr)
+        listener.listen(BACKLOG)
+    except OSError as exc:
+        listener.close()
+        # "address already in use": the OS's words, which people search for.
+        raise StartupError(f"cannot listen on {where}: {lower_first(exc.strerror)}") from None
+    return listener
+
+
+def make_data_dir(data_dir: Path) -> None:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise StartupError(f"cannot create the data directory {data_dir}: {why}") from None
+
+
+def check_database(url: URL) -> None:
+    """A ``SELECT 1``: the database is there and answers (before any migration)."""
+    sqlite = url.get_backend_name() == "sqlite"
+    timeout = {"timeout": CONNECT_TIMEOUT} if sqlite else {"connect_timeout": CONNECT_TIMEOUT}
+    try:
+        engine = create_engine(url, poolclass=NullPool, connect_args=timeout)
+    except (NoSuchModuleError, ImportError):
+        raise StartupError(
+            f"no driver for the database URL {url.render_as_string(hide_password=True)!r}"
+        ) from None
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except SQLAlchemyError as exc:
+        if sqlite:
+            where = f"cannot open the SQLite database {url.database}"
+        else:
+            where = f"cannot reach the database at {url.host}:{url.port or 5432}"
+        raise StartupError(f"{where}: {why(exc)}") from None
+    finally:
+        engine.dispose()
+
+
+def why(exc: SQLAlchemyError) -> str:
+    """The driver's reason in a few words: libpq's message is several lines, of which the
+    one saying what failed matters ("... failed: Connection refused")."""
+    message = str(getattr(exc, "orig", None) or exc)
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    reason = next((line.rsplit("failed: ", 1)[1] for line in lines if "failed: " in line), "")
+    reason = (reason or (lines[0] if lines else type(exc).__name__)).removeprefix("FATAL:")
+    return lower_first(reason.strip())
+
+
+def lower_first(words: str | None) -> str:
+    words = words or "unknown error"
+    return words[:1].lower() + words[1:]
+
+
+# ------------------------------------------------------------------ what is printed
+def address(listener: socket.socket) -> str:
+    host, port = listener.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def shown(url: URL) -> str:
+    """The database for people to read: no user name, no password."""
+    if url.get_backend_name() == "sqlite":
+        return f"sqlite {url.database}"
+    return f"{url.get_backend_name()} at {url.host}:{url.port or 5432}/{url.database}"

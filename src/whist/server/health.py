@@ -1,0 +1,72 @@
+"""``GET /healthz``: whether this server can serve, for a load balancer or a person.
+
+200 when the database answers a ``SELECT 1`` within ``DATABASE_TIMEOUT``, 503 otherwise;
+the same JSON either way: the database check and what this process runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import Engine, text
+
+import whist
+from whist.server.club import Club
+
+DATABASE_TIMEOUT = 2.0  # seconds: a health check must answer even when the database hangs
+STARTED = time.monotonic()  # imported as the app is made, at the server's start
+
+router = APIRouter()
+
+
+@router.get("/healthz")
+async def healthz(request: Request) -> JSONResponse:
+    club: Club = request.app.state.club
+    database = await check_database(club.engine)
+    body = {
+        "status": "ok" if database["ok"] else "unavailable",
+        "database": database,
+        "process": process_info(club),
+    }
+    return JSONResponse(body, status_code=200 if database["ok"] else 503)
+
+
+async def check_database(engine: Engine) -> dict[str, Any]:
+    started = time.perf_counter()
+    error: str | None = None
+    try:
+        await asyncio.wait_for(asyncio.to_thread(select_one, engine), DATABASE_TIMEOUT)
+    except TimeoutError:
+        error = f"no answer within {DATABASE_TIMEOUT:g} s"
+    except Exception as exc:  # any failure is the answer: the database is not usable
+        # The first line only: the driver's message may run on for lines.
+        error = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return {
+        "ok": error is None,
+        "dialect": engine.dialect.name,  # never the URL: it may hold a password
+        "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+        "error": error,
+    }
+
+
+def select_one(engine: Engine) -> None:
+    with engine.connect() as connection:
+        connection.execute(text("SELECT 1"))
+
+
+def process_info(club: Club) -> dict[str, Any]:
+    return {
+        "pid": os.getpid(),
+        "version": whist.__version__,
+        "uptime_seconds": round(time.monotonic() - STARTED, 1),
+        "bot_workers": [
+            {"pid": pid, "alive": alive} for pid, alive in sorted(club.bots.workers().items())
+        ],
+        "tables": len(club.actors),
+        "sockets": sum(len(actor.connections) for actor in club.actors.values()),
+    }
