@@ -45,10 +45,10 @@ class Stopped(BaseException):
 
 
 def run_server(host: str | None, port: int | None, data_dir: str | None) -> int:
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, stop)
     listener: socket.socket | None = None
     try:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, stop)
         settings = load_settings(host, port, data_dir)
         database = database_url(settings)
         listener = listen(settings.host, settings.port)
