@@ -179,8 +179,14 @@ def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     assert CLIENT.is_valid({"type": "snapshot"}) and CLIENT.is_valid({"type": "ping"})
     assert not CLIENT.is_valid({"type": "act", "id": "1", "action": {"seat": 0, "play": "AS"}})
     assert not CLIENT.is_valid({"type": "act", "id": "1", "action": {"play": "AS", "bid": "low"}})
-    assert SERVER.is_valid({"type": "pong", "version": 3})
-    assert not SERVER.is_valid({"type": "pong", "version": -1})
+    assert SERVER.is_valid({"type": "pong", "id": None, "version": 3})
+    assert SERVER.is_valid({"type": "pong", "id": "p1", "version": 3})
+    assert not SERVER.is_valid({"type": "pong", "version": 3})  # the ping's id, or null
+    assert not SERVER.is_valid({"type": "pong", "id": None, "version": -1})
+    # Ids: strings of 1..64 characters or safe integers; the answers echo them.
+    assert CLIENT.is_valid({"type": "ping", "id": 7}) and CLIENT.is_valid({"type": "snapshot"})
+    assert not CLIENT.is_valid({"type": "ping", "id": 2**64})
+    assert not CLIENT.is_valid({"type": "act", "id": "x" * 65, "action": {"play": "AS"}})
     assert not SERVER.is_valid({"type": "error", "code": "no_such_code", "message": ""})
 
 
@@ -299,7 +305,7 @@ def test_a_match_against_bots_through_the_socket_matches_the_schema(
             me = client.get("/api/me", headers=ann).json()
             assert me["xp"] == xp["gained"] > 0
         pong = sock.answer({"type": "ping"})
-        assert pong == {"type": "pong", "version": frame["version"]}
+        assert pong == {"type": "pong", "id": None, "version": frame["version"]}
     listing = client.get(f"/api/tables/{info['id']}").json()
     assert_valid(LISTING, listing)
     assert listing["status"] == "finished"
@@ -318,6 +324,7 @@ class Duel:
     spectator: Socket
     mover: Socket
     other: Socket
+    mover_cookie: dict[str, str]
 
 
 @pytest.fixture
@@ -346,7 +353,8 @@ def duel(client: TestClient) -> Iterator[Duel]:
         for sock in (a, b, spectator):
             sock.until(lambda f: f["type"] == "state" and f["view"]["phase"] == "play")
         mover, other = (a, b) if spectator.view["to_act"] == [0] else (b, a)
-        yield Duel(client, table_id, a, b, spectator, mover, other)
+        cookie = alice if mover is a else bob
+        yield Duel(client, table_id, a, b, spectator, mover, other, cookie)
 
 
 def test_each_connection_sees_its_own_seat_only_and_the_clock(duel: Duel) -> None:
@@ -391,7 +399,8 @@ def test_malformed_frames_get_an_error_without_a_version(duel: Duel) -> None:
     sock.session.send_bytes(b'{"type": "ping"}')  # JSON, but in a binary frame
     error = sock.until(lambda f: f["type"] in ("error", "pong"))
     assert (error["type"], error["code"]) == ("error", "bad_message")
-    assert sock.answer({"type": "ping"}) == {"type": "pong", "version": sock.state["version"]}
+    ping = {"type": "ping", "id": "last"}
+    assert sock.answer(ping) == {"type": "pong", "id": "last", "version": sock.state["version"]}
 
 
 def test_refused_actions_get_the_cores_codes_and_change_nothing(duel: Duel) -> None:
@@ -422,7 +431,7 @@ def test_refused_actions_get_the_cores_codes_and_change_nothing(duel: Duel) -> N
     error = duel.other.answer(out_of_turn)
     assert (error["code"], error["id"], error["version"]) == ("not_your_turn", "wait", version)
     for each in (duel.a, duel.b, duel.spectator):
-        assert each.answer({"type": "ping"}) == {"type": "pong", "version": version}
+        assert each.answer({"type": "ping"}) == {"type": "pong", "id": None, "version": version}
 
 
 def test_a_replayed_id_is_refused_and_a_snapshot_resyncs(duel: Duel) -> None:
@@ -440,9 +449,20 @@ def test_a_replayed_id_is_refused_and_a_snapshot_resyncs(duel: Duel) -> None:
         version + 1,
     )
     assert str(version + 1) in error["message"]
-    # Ids are per connection: the same id on another one is a new message.
+    # Ids are per player: another player's r1 is a new message...
     error = duel.other.answer({"type": "act", "id": "r1", "action": {"play": "ZZ"}})
     assert error["code"] == "bad_action"
+    # ...but the same player's r1 on a new connection (a reconnect, a second tab) is the
+    # same act: never applied twice.
+    with connect(duel.client, duel.table_id, duel.mover_cookie) as session:
+        again = Socket(session)
+        again.until(lambda f: f["type"] == "state")
+        error = again.answer(message)
+        assert (error["code"], error["id"]) == ("duplicate_message", "r1")
+    # A snapshot's state carries the snapshot's id.
+    sock.send({"type": "snapshot", "id": 99})
+    answer = sock.until(lambda f: f["type"] == "state")
+    assert answer["id"] == 99 and answer["version"] == version + 1
     # Everyone got the new version as a full state; a snapshot repeats it.
     for each in (duel.a, duel.b, duel.spectator):
         if each.state["version"] != version + 1:
@@ -452,6 +472,26 @@ def test_a_replayed_id_is_refused_and_a_snapshot_resyncs(duel: Duel) -> None:
         again = each.until(lambda f: f["type"] == "state")
         assert again["version"] == before["version"] and again["view"] == before["view"]
         assert again["table"]["seats"] == before["table"]["seats"]
+
+
+def test_a_master_table_matches_the_schema(client: TestClient) -> None:
+    """MASTER is a level like the others: the host may seat it, listings and every frame
+    name it, and the schema takes them."""
+    ann = guest(client, "Ann")
+    info = create_table(client, ann, variant="german", bots={"1": "master"})
+    assert info["seats"][1]["bot"] == "master"
+    with connect(client, info["id"], ann) as session:
+        sock = Socket(session)  # validates every frame against the schema
+        state = sock.until(lambda f: f["type"] == "state")
+        assert state["table"]["seats"][1] == {
+            "seat": 1,
+            "nickname": None,
+            "kind": "bot",
+            "bot": "master",
+            "replaced": False,
+            "connected": False,
+        }
+    assert "master" in client.get("/api/variants").json()["bot_levels"]
 
 
 def test_the_rate_limit_refuses_a_burst(tmp_path: Path) -> None:

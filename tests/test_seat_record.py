@@ -7,7 +7,16 @@ import random
 
 import pytest
 
-from helpers import OPTION_SETS, Case, card_locations, played_cards, prefix_with_sightings
+from helpers import (
+    OPTION_SETS,
+    Case,
+    card_locations,
+    drive,
+    mask_cards,
+    played_cards,
+    prefix_with_sightings,
+    visible_cards,
+)
 from whist import records
 from whist.core.actions import Bid, Bottom, action_to_json
 from whist.core.cards import card_text
@@ -92,3 +101,49 @@ def test_unrevealed_bids_are_not_in_any_download(key: str) -> None:
                         c for c in range(52) if card_text(c) == stand_in["bottom"]
                     )
     assert hidden_bids > 0
+
+
+# Matches of more than one deal: leaving is seen in the deal after.
+LONG = [c for c in CASES if c.options.get("match") != "single" and c.options.get("target") != 1]
+
+
+@pytest.mark.parametrize("case", LONG, ids=[c.id for c in LONG])
+def test_after_leaving_the_download_shows_nothing_of_the_seats_later_hands(case: Case) -> None:
+    """A player who left the seat (or whose seat a bot took over) during deal d keeps what it
+    saw until then; its download of the later deal, whose hand only the bot saw, is the same
+    whichever cards that hand holds. Without the cut it would name them."""
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        m1 = case.new()
+        for step in drive(case, seed, max_actions=rng.randrange(20, 500)):
+            m1 = step.match
+        deal = m1.deal
+        if deal is None or deal.index == 0 or deal.complete or m1.over:
+            continue
+        seat = rng.randrange(m1.players)
+        left_at = (deal.index - 1, rng.randrange(len(m1.log[deal.index - 1]) + 1))
+        where = card_locations(m1)
+        public = visible_cards(m1, None)
+        mine = [c for c in mask_cards(deal.hands[seat]) if c not in public]
+        others = [c for c in range(52) if c not in public and ("hand", seat) not in where[c]]
+        if not mine or not others:
+            continue
+        for a, b in [(rng.choice(mine), rng.choice(others)) for _ in range(8)]:
+            deck = list(deal.deck)
+            i, j = deck.index(a), deck.index(b)
+            deck[i], deck[j] = deck[j], deck[i]
+            doc = records.to_json(m1)
+            doc["deals"][-1]["deck"] = [card_text(c) for c in deck]
+            m2, error = records.replay(records.parse(doc))
+            if error is not None:
+                continue  # the swap made an earlier action illegal: not a twin
+            if seat_record(m1, seat) == seat_record(m2, seat):
+                continue  # the seat would not have seen these cards either (Japanese trick 1)
+            assert seat_record(m1, seat, until=left_at) == seat_record(m2, seat, until=left_at)
+            # What it saw before leaving is still its own: the earlier deals are unchanged.
+            earlier = seat_record(m1, seat, until=left_at)["deals"][: deal.index - 1]
+            assert earlier == seat_record(m1, seat)["deals"][: deal.index - 1]
+            checked += 1
+            break
+    assert checked >= 2, "too few twins to compare"

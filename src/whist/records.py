@@ -215,11 +215,16 @@ def dumps(match: Match, players: Sequence[str] | None = None) -> str:
 
 # ------------------------------------------------------------------ replay document
 def replay_document(
-    match: Match, error: ReplayError | None = None, seat: int | None = None
+    match: Match,
+    error: ReplayError | None = None,
+    seat: int | None = None,
+    spectator: bool = False,
 ) -> dict[str, Any]:
     """The document ``whist replay`` prints (RECORD.md). With ``seat``, only what that
     seat may know: its hand is added to the deal in progress, and legal actions appear only
-    when it is that seat's turn. Everything seat-specific comes from its view."""
+    when it is that seat's turn. Everything seat-specific comes from its view. With
+    ``spectator``, only what everyone may know: no hand and no legal actions (they would
+    name the cards of the seat to act)."""
     from whist.core.actions import action_sort_key
     from whist.core.views import view_for
 
@@ -267,7 +272,7 @@ def replay_document(
         document["next"] = None
     else:
         nxt: dict[str, Any] = {"seat": next_seat}
-        if seat is None or seat == next_seat:
+        if (seat is None and not spectator) or seat == next_seat:
             legal = sorted(match.legal_actions(next_seat), key=action_sort_key)
             nxt["legal"] = [action_to_json(a) for a in legal]
         document["next"] = nxt

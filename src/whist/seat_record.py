@@ -33,12 +33,22 @@ class Slot:
     known: bool  # the seat that downloads knows the card at this position
 
 
-def seat_record(match: Match, seat: int, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The record of ``match`` with only what ``seat`` may know."""
+def seat_record(
+    match: Match,
+    seat: int,
+    players: Sequence[str] | None = None,
+    until: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """The record of ``match`` with only what ``seat`` may know. ``until``: the player left
+    the seat (or a bot took it over) after that many actions of that deal; from then on it
+    knows only what everyone knows, its own earlier hands stay known."""
     deals = []
     for index, deal in enumerate(match.deals):
         actions = match.log[index]
-        deck, shown_actions = _rebuild(match, index, deal, actions, seat)
+        sees_until = 10**6 if until is None or index < until[0] else -1
+        if until is not None and index == until[0]:
+            sees_until = until[1]
+        deck, shown_actions = _rebuild(match, index, deal, actions, seat, sees_until)
         deals.append(
             {
                 "dealer": deal.dealer,
@@ -58,9 +68,10 @@ def seat_record(match: Match, seat: int, players: Sequence[str] | None = None) -
 
 
 def _rebuild(
-    match: Match, index: int, deal: Deal, actions: Sequence[Action], seat: int
+    match: Match, index: int, deal: Deal, actions: Sequence[Action], seat: int, sees_until: int
 ) -> tuple[list[Card], list[Action]]:
-    """Replay the true deal step by step to learn its public structure, then place cards."""
+    """Replay the true deal step by step to learn its public structure, then place cards.
+    The seat sees its own cards only up to action ``sees_until`` (-1: not in this deal)."""
     replica = Match(match.variant, match.options)
     for earlier, earlier_actions in zip(match.deals[:index], match.log[:index], strict=True):
         replica.start_deal(earlier.deck, earlier.dealer)
@@ -75,7 +86,7 @@ def _rebuild(
 
     def observe(time: int) -> None:
         # Japanese Whist: nobody has looked at their hand before trick 1 is complete.
-        own_hand_seen = not (live.table_up and not live.tricks)
+        own_hand_seen = not (live.table_up and not live.tricks) and time <= sees_until
         for owner in range(replica.players):
             for card in cards_in(live.hands[owner]):
                 slot = slots.get(position[card])
@@ -90,7 +101,7 @@ def _rebuild(
         public.update(live.discards)
         if live.upcard_up and live.stock:
             public.add(live.stock[0])
-        elif live.phase is Phase.TAKE and live.turn == seat and live.stock:
+        elif live.phase is Phase.TAKE and live.turn == seat and live.stock and time <= sees_until:
             public.add(live.stock[0])  # the unseen stock card only this seat was shown
         if live.table_up:
             for ups in live.table_up:

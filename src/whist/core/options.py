@@ -11,6 +11,11 @@ from whist.core.errors import BAD_OPTION_VALUE, UNKNOWN_OPTION, WhistError
 OptionValue = str | bool | int
 Options = dict[str, OptionValue]
 
+# Every number an option takes (a target, a count of deals or rounds) lies in 1..MOST: a
+# match of a thousand points is already days of play, and a bound keeps absurd values (2**64,
+# a 5,000-digit string) out of the rules, the store and every encoder.
+MOST = 1000
+
 
 class OptionError(WhistError):
     """A bad option; ``option`` names it (``preset`` for a bad preset)."""
@@ -23,7 +28,8 @@ class OptionError(WhistError):
 @dataclass(frozen=True)
 class OptionSpec:
     """One option. ``kind`` is ``choice`` (one of ``choices``), ``bool``, ``count`` (a whole
-    number ≥ 1) or ``match`` (``choices`` are forms such as ``target:N``, ``single``)."""
+    number from 1 to ``MOST``) or ``match`` (``choices`` are forms such as ``target:N``,
+    ``single``; N from 1 to ``MOST``)."""
 
     name: str
     kind: str
@@ -54,26 +60,33 @@ class OptionSpec:
         raise OptionError(
             BAD_OPTION_VALUE,
             self.name,
-            f"option {self.name}: {raw!r} is not one of {self.describe_values()}",
+            f"option {self.name}: {_shown(raw)} is not one of {self.describe_values()}",
         )
 
     def describe_values(self) -> str:
         if self.kind == "bool":
             return "true | false"
         if self.kind == "count":
-            return "a whole number >= 1"
-        return " | ".join(self.choices)
+            return f"a whole number 1..{MOST}"
+        return " | ".join(c.replace(":N", f":N (N 1..{MOST})") for c in self.choices)
 
 
 def _whole(raw: Any) -> int | None:
+    """``raw`` as a whole number in 1..MOST (an int, or a string of ASCII digits), or None."""
     if isinstance(raw, bool):
         return None
-    if isinstance(raw, int):
-        return raw if raw >= 1 else None
-    if isinstance(raw, str) and raw.isdigit() and raw.isascii():
-        number = int(raw)
-        return number if number >= 1 else None
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 4:
+        raw = int(raw)  # at most 4 digits: never one of int()'s huge-string conversions
+    if isinstance(raw, int) and 1 <= raw <= MOST:
+        return raw
     return None
+
+
+def _shown(raw: Any) -> str:
+    """A refused value as an error message shows it: short, and ASCII whatever it held
+    (a NUL byte or a lone surrogate must not reach a log line or a JSON encoder)."""
+    text = ascii(raw) if isinstance(raw, str | int | bool | float) else type(raw).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True)
@@ -97,7 +110,7 @@ class OptionSet:
                 raise OptionError(
                     BAD_OPTION_VALUE,
                     "preset",
-                    f"option preset: {chosen_preset!r} is not one of "
+                    f"option preset: {_shown(chosen_preset)} is not one of "
                     + " | ".join(self.presets or ["(none)"]),
                 )
             resolved.update(self.presets[chosen_preset])
@@ -106,6 +119,6 @@ class OptionSet:
                 continue
             spec = by_name.get(name)
             if spec is None:
-                raise OptionError(UNKNOWN_OPTION, name, f"unknown option {name!r}")
+                raise OptionError(UNKNOWN_OPTION, name, f"unknown option {_shown(name)}")
             resolved[name] = spec.parse(raw)
         return resolved

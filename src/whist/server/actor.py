@@ -24,6 +24,7 @@ from whist.core.actions import Action, Resign, action_from_json, action_to_json
 from whist.core.cards import card_text
 from whist.core.errors import WhistError
 from whist.core.views import view_for
+from whist.server.limits import printable
 from whist.server.table import TableState
 from whist.server.writer import TableBehind
 
@@ -61,16 +62,27 @@ class Hub(Protocol):
     def bot_delay(self) -> float: ...
 
 
+def _no_close(_code: int, _reason: str) -> None:
+    return None
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket (or test client) watching a table."""
 
     player_id: int | None
     send: Callable[[str], Awaitable[None]]  # one frame's JSON text
+    # Close this socket with a WebSocket close code and reason (a frame for it could not
+    # be encoded or sent): never dropped without the client being told.
+    close: Callable[[int, str], None] = _no_close
+
+
+CLOSE_SEND_FAILED = 1011  # docs/protocol.md: the server could not encode or send a frame
 
 
 class Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
+        message = printable(message)  # it may quote what a client sent
         super().__init__(message)
         self.code = code
         self.message = message
@@ -204,7 +216,7 @@ class TableActor:
             return None
         if kind == "snapshot":
             assert command.connection is not None
-            await self._publish_to(command.connection)
+            await self._publish_to(command.connection, command.data.get("id"))
             return None
         if kind == "act":
             return await self._act(command)
@@ -323,6 +335,9 @@ class TableActor:
         seat = state.seat_of(player_id) if player_id is not None else None
         if seat is None:
             raise Refused("not_seated", "you have no seat at this table")
+        if state.status in ("finished", "abandoned"):
+            # The match is over: nothing is left to leave, and its log is closed.
+            raise Refused("wrong_phase", f"the table is {state.status}")
         entries: list[tuple[str, dict[str, Any]]] = [
             ("seat", {"seat": seat, "why": "leave", "bot": "medium", "player": player_id})
         ]
@@ -593,13 +608,16 @@ class TableActor:
         player = connection.player_id
         return self.state.seat_of(player) if player is not None else None
 
-    def _state_frame(self, table: dict[str, Any], seat: int | None) -> str:
+    def _state_frame(
+        self, table: dict[str, Any], seat: int | None, extra: dict[str, Any] | None = None
+    ) -> str:
         """What a connection at ``seat`` (None: a spectator) is sent: the public table with
         its own ``you`` and its own view. Everything depends on the seat alone, so that a
         publish builds and encodes each at most once whoever watches."""
         return frame_text(
             {
                 "type": "state",
+                **(extra or {}),
                 "version": self.state.version,
                 "table": {**table, "you": seat},
                 "view": view_for(self.state.match, seat).to_json(),
@@ -609,16 +627,29 @@ class TableActor:
     async def _publish(self) -> None:
         self._published_deadlines = dict(self.deadlines)
         table = self._table_info()
-        frames: dict[int | None, str] = {}
+        frames: dict[int | None, str | None] = {}
         for connection in list(self.connections):
             seat = self._seat(connection)
-            frame = frames.get(seat)
-            if frame is None:
-                frame = frames[seat] = self._state_frame(table, seat)
-            await self._send(connection, frame)
+            if seat not in frames:
+                frames[seat] = self._built(lambda seat=seat: self._state_frame(table, seat))
+            await self._send(connection, frames[seat])
 
-    async def _publish_to(self, connection: Connection) -> None:
-        await self._send(connection, self._state_frame(self._table_info(), self._seat(connection)))
+    async def _publish_to(self, connection: Connection, message_id: Any = None) -> None:
+        """A state for this connection alone (on connect, or the answer to a snapshot,
+        which carries the snapshot's id)."""
+        seat = self._seat(connection)
+        extra = {} if message_id is None else {"id": message_id}
+        frame = self._built(lambda: self._state_frame(self._table_info(), seat, extra))
+        await self._send(connection, frame)
+
+    def _built(self, build: Callable[[], str]) -> str | None:
+        """A frame's text, or None when it cannot be built (a bug: logged; its receivers
+        are closed by ``_send``, the change itself stands and the others are served)."""
+        try:
+            return build()
+        except Exception:
+            log.exception("table %s: a frame could not be built", self.state.table_id)
+            return None
 
     async def _publish_presence(self) -> None:
         self._published_deadlines = dict(self.deadlines)
@@ -633,11 +664,23 @@ class TableActor:
                 frame = frames[seat] = frame_text(message)
             await self._send(connection, frame)
 
-    async def _send(self, connection: Connection, message: dict[str, Any] | str) -> None:
+    async def _send(self, connection: Connection, message: dict[str, Any] | str | None) -> None:
+        """Send one frame (None: one that could not be built). A frame that cannot be
+        encoded or sent closes that connection with a close code and a log line: the
+        player reconnects and gets a fresh state; the table and everyone else go on."""
         try:
+            if message is None:
+                raise ValueError("no frame")
             await connection.send(message if isinstance(message, str) else frame_text(message))
-        except Exception:  # a broken socket: forget it, the player may reconnect
+        except Exception as exc:
+            log.warning(
+                "table %s: closing a connection of player %s: a frame could not be sent (%s)",
+                self.state.table_id,
+                connection.player_id,
+                printable(repr(exc)),
+            )
             self.connections.discard(connection)
+            connection.close(CLOSE_SEND_FAILED, "a frame could not be sent")
 
 
 def restore(

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import secrets
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -19,11 +16,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from whist.core.errors import WhistError
-from whist.server.actor import Command, Connection, Refused, TableActor, frame_text
+from whist.server import socket
+from whist.server.actor import Refused, TableActor
 from whist.server.club import Club
+from whist.server.limits import (
+    MAX_BODY_BYTES,
+    BodyLimit,
+    Text,
+    is_token,
+    printable,
+)
 from whist.server.progress import CARD_BACKS, CARD_FACES, level_for, unlocked
 from whist.server.settings import Settings
 from whist.server.table import BOT_LEVELS
@@ -34,34 +38,42 @@ hasher = PasswordHasher()
 
 
 # ------------------------------------------------------------------ wire models
+# Every string is bounded and free of NUL bytes, control characters and lone surrogates
+# (limits.Text); numbers are checked by range where they are used (seats: bad_seat, option
+# values: the core's bad_option_value), so huge ones are refused with those codes.
+Nickname = Text(40, 1)
+Word = Text(40)  # a variant key, an option name, a bot level, a card back...
+OptionValue = Text(64) | bool | int
+
+
 class GuestIn(BaseModel):
-    nickname: str = Field(min_length=1, max_length=40)
+    nickname: Nickname
 
 
 class RegisterIn(BaseModel):
     login: str = Field(min_length=3, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")
-    password: str = Field(min_length=8, max_length=200)
-    nickname: str | None = Field(default=None, min_length=1, max_length=40)
+    password: Text(200, 8)
+    nickname: Nickname | None = None
 
 
 class LoginIn(BaseModel):
-    login: str = Field(max_length=40)
-    password: str = Field(max_length=200)
+    login: Word
+    password: Text(200)
 
 
 class AppearanceIn(BaseModel):
-    card_back: str
-    card_face: str
+    card_back: Word
+    card_face: Word
 
 
 class TableIn(BaseModel):
-    variant: str
-    options: dict[str, Any] = Field(default_factory=dict)
+    variant: Word
+    options: dict[Word, OptionValue] = Field(default_factory=dict, max_length=20)
     clock: bool = True  # the 90-second clock; False: unlimited time
     private: bool = False
     seat: int = 0  # where the host sits
     # Seats not for humans: seat -> bot level. Seats missing here wait for people.
-    bots: dict[int, str] = Field(default_factory=dict)
+    bots: dict[int, Word] = Field(default_factory=dict, max_length=4)
 
 
 class JoinIn(BaseModel):
@@ -69,7 +81,7 @@ class JoinIn(BaseModel):
 
 
 class QuickIn(BaseModel):
-    variant: str | None = None
+    variant: Word | None = None
 
 
 def club_of(request: Request) -> Club:
@@ -103,6 +115,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await club.stop()
 
     app = FastAPI(title="Whist Club", lifespan=lifespan)
+    # Outermost: a body over the limit is refused before anything reads or parses it.
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     from whist.server.games import router as games_router
     from whist.server.health import router as health_router
 
@@ -132,33 +146,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
         }
 
+    def error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+        # Messages may quote what a client sent: printable() keeps them encodable.
+        body = {"code": code, "message": printable(message), **extra}
+        return JSONResponse(body, status_code=status)
+
     @app.exception_handler(WhistError)
     async def whist_error(_request: Request, exc: WhistError) -> JSONResponse:
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=400)
+        return error(400, exc.code, exc.message)
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        status = 500 if exc.code == "internal" else 409
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+        return error(500 if exc.code == "internal" else 409, exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-            for e in exc.errors()
+            {
+                "loc": [printable(str(part), 60) for part in e.get("loc", ())],
+                "msg": printable(str(e.get("msg", ""))),
+                "type": printable(str(e.get("type", "")), 60),
+            }
+            for e in exc.errors()[:20]
         ]
-        return JSONResponse(
-            {"code": "bad_request", "message": "the request body is not valid", "errors": errors},
-            status_code=422,
-        )
+        where = ".".join(errors[0]["loc"][1:]) if errors else ""
+        first = f"{where}: {errors[0]['msg']}" if errors else ""
+        return error(422, "bad_request", f"the request body is not valid ({first})", errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # One error shape for every route: {"code": ..., "message": ...}.
         detail = exc.detail
-        if not isinstance(detail, dict):
-            detail = {"code": "http_error", "message": str(detail)}
-        return JSONResponse(detail, status_code=exc.status_code, headers=exc.headers)
+        if isinstance(detail, dict):
+            return JSONResponse(detail, status_code=exc.status_code, headers=exc.headers)
+        # The framework's own refusals: an unreadable body (400) is a bad request.
+        code = "bad_request" if exc.status_code == 400 else "http_error"
+        response = error(exc.status_code, code, str(detail))
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def internal(_request: Request, _exc: Exception) -> JSONResponse:
+        # A bug: logged by the server with its traceback; the client gets the one shape.
+        return error(500, "internal", "internal error")
 
     # ----------------------------------------------------------------- players
     @app.post("/api/guest")
@@ -273,7 +304,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn, player: Me, request: Request) -> dict[str, Any]:
         club = club_of(request)
-        row = await asyncio.to_thread(club.repo.table, table_id)
+        row = await asyncio.to_thread(club.repo.table, table_id) if is_token(table_id) else None
         if row is None or row.private:
             raise HTTPException(404, {"code": "no_table", "message": "no such table"})
         return await join_actor(actor_or_404(request, table_id), player, body.seat)
@@ -281,7 +312,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/invite/{code}/join")
     async def join_invite(code: str, body: JoinIn, player: Me, request: Request) -> dict[str, Any]:
         club = club_of(request)
-        row = await asyncio.to_thread(club.repo.table_by_invite, code)
+        row = await asyncio.to_thread(club.repo.table_by_invite, code) if is_token(code) else None
         if row is None:
             raise HTTPException(404, {"code": "no_table", "message": "no such invitation"})
         return await join_actor(actor_or_404(request, row.id), player, body.seat)
@@ -326,7 +357,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         actor = club.actors.get(table_id)
         if actor is None:
             # An ended table no one watches any more: rebuilt from the store.
-            row = await asyncio.to_thread(club.repo.table, table_id)
+            row = await asyncio.to_thread(club.repo.table, table_id) if is_token(table_id) else None
             if row is None:
                 raise HTTPException(404, {"code": "no_table", "message": "no such table"})
             from whist.server.games import rebuild
@@ -364,65 +395,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4404, reason="no such table")
             return
         await websocket.accept()
-        # Frames arrive encoded: a publish encodes each distinct frame once, not once per
-        # connection.
-        outbox: asyncio.Queue[str | None] = asyncio.Queue()
-
-        async def send_text(text: str) -> None:
-            outbox.put_nowait(text)
-
-        async def send(message: dict[str, Any]) -> None:
-            outbox.put_nowait(frame_text(message))
-
-        async def writer() -> None:
-            while True:
-                text = await outbox.get()
-                if text is None:
-                    return
-                await websocket.send_text(text)
-
-        connection = Connection(player.id if player is not None else None, send_text)
-        writing = asyncio.get_running_loop().create_task(writer())
-        actor.post(Command("connect", connection=connection))
-        bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
-        try:
-            while True:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
-                # A binary frame is refused like any bad message (receive_text would raise).
-                text = frame.get("text")
-                data = text if text is not None else frame.get("bytes") or b""
-                checked = check_message(data, settings.max_message_bytes, bucket)
-                if isinstance(checked, tuple):
-                    await send({"type": "error", "code": checked[0], "message": checked[1]})
-                    continue
-                message = checked
-                kind = message.get("type")
-                if kind == "ping":
-                    await send({"type": "pong", "version": actor.state.version})
-                elif kind == "snapshot":
-                    actor.post(Command("snapshot", connection=connection))
-                elif kind == "act":
-                    actor.post(Command("act", connection=connection, data=message))
-                else:
-                    await send(
-                        {
-                            "type": "error",
-                            "id": message.get("id"),
-                            "code": "bad_message",
-                            "message": "unknown message type",
-                        }
-                    )
-        except WebSocketDisconnect:
-            pass
-        finally:
-            actor.post(Command("disconnect", connection=connection))
-            outbox.put_nowait(None)
-            if websocket.client_state != WebSocketState.DISCONNECTED:
-                with contextlib.suppress(RuntimeError):
-                    await websocket.close()
-            writing.cancel()
+        await socket.serve(websocket, actor, player.id if player is not None else None, settings)
 
     # The browser client (src/whist/web): mounted last so /api and /ws routes match first.
     from pathlib import Path
@@ -432,41 +405,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     web = Path(__file__).resolve().parent.parent / "web"
     app.mount("/", StaticFiles(directory=web, html=True), name="web")
     return app
-
-
-class TokenBucket:
-    """Per-connection rate limit."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-def check_message(
-    text: str | bytes, limit: int, bucket: TokenBucket
-) -> dict[str, Any] | tuple[str, str]:
-    """The message as a dict, or (code, message) saying why it is refused."""
-    if not bucket.take():
-        return ("rate_limited", "too many messages: slow down")
-    if len(text.encode() if isinstance(text, str) else text) > limit:
-        return ("too_large", f"messages are at most {limit} bytes")
-    if isinstance(text, bytes):
-        return ("bad_message", "messages are JSON text frames")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return ("bad_message", "not JSON")
-    if not isinstance(message, dict):
-        return ("bad_message", "a message is a JSON object")
-    return message

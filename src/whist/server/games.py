@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 
 from whist.records import replay_document
 from whist.seat_record import seat_record
+from whist.server.limits import is_token
 from whist.server.table import BOT_LEVELS, TableState
 
 router = APIRouter()
@@ -31,7 +32,7 @@ async def _state(request: Request, table_id: str) -> TableState:
     actor = club.actors.get(table_id)
     if actor is not None:
         return actor.state  # type: ignore[no-any-return]
-    row = await asyncio.to_thread(club.repo.table, table_id)
+    row = await asyncio.to_thread(club.repo.table, table_id) if is_token(table_id) else None
     if row is None:
         raise HTTPException(404, {"code": "no_table", "message": "no such game"})
     return await rebuild(club, row)
@@ -93,6 +94,14 @@ async def _mine(request: Request, table_id: str) -> tuple[TableState, int]:
     return state, seat
 
 
+def _range(spec: Any) -> dict[str, int | None]:
+    """The range of an option's number (a count, or the N of ``target:N``), else nulls."""
+    from whist.core.options import MOST
+
+    numeric = spec.kind == "count" or any(c.endswith(":N") for c in spec.choices)
+    return {"min": 1 if numeric else None, "max": MOST if numeric else None}
+
+
 @router.get("/api/variants")
 async def variants() -> dict[str, Any]:
     """Every variant with its options (for the create-table form) and the unavailable ones."""
@@ -111,6 +120,7 @@ async def variants() -> dict[str, Any]:
                         "default": spec.default,
                         "choices": list(spec.choices),
                         "help": spec.help,
+                        **_range(spec),
                     }
                     for spec in variant.option_set.specs
                 ],
@@ -137,10 +147,14 @@ async def my_games(request: Request) -> list[dict[str, Any]]:
 @router.get("/api/games/{table_id}")
 async def game(table_id: str, request: Request) -> dict[str, Any]:
     state, seat = await _mine(request, table_id)
+    # A seat the player no longer holds (left, or a bot took over): the public view, as on
+    # the table's socket. The replay shows the deal as it is now, so nothing of the seat's
+    # hand since then (the bot's cards) may be in it.
+    lost = state.seats[seat].replaced
     return {
         **_summary(state, state.seats[seat].player_id or 0),
         "sheet": _sheet(state),
-        "replay": replay_document(state.match, None, seat),
+        "replay": replay_document(state.match, None, None if lost else seat, spectator=lost),
     }
 
 
@@ -151,7 +165,7 @@ async def record(table_id: str, request: Request) -> JSONResponse:
         s.nickname or (f"Bot ({s.bot})" if s.bot else f"Seat {i}")
         for i, s in enumerate(state.seats)
     ]
-    document = seat_record(state.match, seat, names)
+    document = seat_record(state.match, seat, names, until=state.seats[seat].lost_at)
     return JSONResponse(
         document,
         headers={"Content-Disposition": f'attachment; filename="whist-{table_id}.json"'},

@@ -24,6 +24,9 @@ class Seat:
     nickname: str = ""
     bot: str | None = None  # a bot plays here (chosen by the host, or a takeover)
     replaced: bool = False  # a human left or ran out of time: a bot took over for good
+    # When the human lost the seat: (deal index, actions of that deal taken so far). What the
+    # seat saw up to then stays the player's; nothing after it is (``TableState.knows``).
+    lost_at: tuple[int, int] | None = None
 
     @property
     def human(self) -> bool:
@@ -93,6 +96,8 @@ class TableState:
                 else:
                     seat.bot = data["bot"]
                     seat.replaced = True
+                    match = self.match
+                    seat.lost_at = (len(match.deals) - 1, len(match.log[-1]) if match.log else 0)
                     if seat.player_id is not None and why == "leave":
                         self.left.add(seat.player_id)
             else:
