@@ -317,7 +317,7 @@ class Person:
                 pass
             actor.cancel()
             if self.waiting is not None and not self.waiting[1].done():
-                self.waiting[1].cancel()
+                self.waiting[1].set_exception(ConnectionError("the socket closed"))
             if soak.stopping or self.gone or self.table.replaced:
                 return
             if not soak.down and not self.dropped:
@@ -346,11 +346,16 @@ class Person:
             try:
                 await self.ws.send(json.dumps({"type": "act", "id": message_id, "action": action}))
                 answer = await asyncio.wait_for(future, ACK_TIMEOUT)
-            except (asyncio.CancelledError, Exception) as exc:
-                if isinstance(exc, TimeoutError) and not soak.down:
+            except TimeoutError:
+                if not soak.down:
                     soak.error("ack_timeout")
-                if isinstance(exc, asyncio.CancelledError) and not future.cancelled():
-                    raise
+                continue
+            except (ConnectionError, OSError, RuntimeError) as exc:
+                # The socket went (the reader reconnects); a cancellation is never swallowed.
+                if not soak.down and not self.dropped and not isinstance(exc, ConnectionError):
+                    soak.error(f"send: {type(exc).__name__}")
+                continue
+            except Exception:
                 continue
             finally:
                 self.waiting = None
