@@ -462,7 +462,7 @@ def log_problems(path: Path) -> dict[str, Any]:
     for i in found:
         if "Traceback" in lines[i]:
             end = next((x for x in lines[i + 1 : i + 60] if x and not x.startswith(" ")), "?")
-            ends[end[:120]] += 1
+            ends[re.sub(r"0x[0-9a-f]+|\d+", "N", end)[:120]] += 1  # one key per kind
     return {"problem_lines": len(found), "tracebacks_by_exception": dict(ends.most_common(8))}
 
 
