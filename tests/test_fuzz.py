@@ -52,7 +52,6 @@ jsonschema_rs = pytest.importorskip("jsonschema_rs")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "protocol.schema.json").read_text())
-ERROR_CODES = frozenset(SCHEMA["$defs"]["ErrorCode"]["enum"])
 MAX_BYTES = 4096  # WHIST_MAX_MESSAGE_BYTES's default, which the server here runs with
 WAIT = 8.0  # seconds any one answer may take (milliseconds on loopback when all is well)
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
