@@ -13,10 +13,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from test_recovery import postgres_database
-from test_server import Room, Sock, create, first_legal, pump, room, seat_table
+from test_server import (
+    Room,
+    Sock,
+    _receive_within,
+    create,
+    first_legal,
+    pump,
+    room,
+    seat_table,
+)
 from whist.server import actor as server_actor
 
 
@@ -277,12 +285,17 @@ def test_a_frame_that_cannot_be_encoded_closes_that_socket_only(
             actor, first = (a, b) if a.legal else (b, a)
             before = actor.version
             actor.act({k: v for k, v in actor.legal[0].items() if k != "seat"})
-            with pytest.raises(WebSocketDisconnect) as closed:
-                for _ in range(50):
-                    actor.ws.receive_json()
-            assert closed.value.code == 1011
+            # The next thing this socket gets (after the state of its act) is a close.
+            closing = None
+            for _ in range(50):
+                message = actor.ws.portal.call(_receive_within, actor.ws._send_rx, 5.0)
+                if message["type"] == "websocket.close":
+                    closing = message
+                    break
+            assert closing is not None and closing["code"] == 1011
+            actor.open = False
             with contextlib.suppress(Exception):
-                actor.close()
+                actor._cm.__exit__(None, None, None)
             pump([first], lambda: first.version > before)
             again = Sock(ann if actor is a else bob, table_id)
             try:
@@ -293,3 +306,95 @@ def test_a_frame_that_cannot_be_encoded_closes_that_socket_only(
         finally:
             a.close()
             b.close()
+
+
+# ------------------------------------------------------------------- after leaving
+LEAVERS = {
+    "classic": {"target": 30},
+    "german": {},
+    "plockwhist": {},
+    "japanese": {},
+    "minnesota": {},
+    "swedish": {},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(LEAVERS))
+def test_a_player_who_left_sees_no_later_hand_of_the_seat_anywhere(
+    tmp_path: Path, variant: str
+) -> None:
+    """Ann leaves mid-deal; a bot plays her seat on. On the socket, in /api/games and in the
+    record download she sees the next deal only as a spectator would: no card of the bot's
+    new hand, no legal actions naming them."""
+    from whist import records
+    from whist.core.cards import card_text, cards_in
+    from whist.variants import lookup
+
+    with room(tmp_path) as r:
+        players = lookup(variant)[0].players
+        ann, bob = r.guest("ann"), r.guest("bob")
+        bots = {str(s): "easy" for s in range(2, players)}
+        info = create(ann, variant=variant, options=LEAVERS[variant], clock=False, bots=bots)
+        assert bob.post(f"/api/tables/{info['id']}/join", json={"seat": 1}).status_code == 200
+        table_id = info["id"]
+        a, b = Sock(ann, table_id), Sock(bob, table_id)
+        try:
+            # Both play until Ann has acted in the first deal; then she leaves.
+            pump([a, b], lambda: len(a.acks) >= 1, choose=first_legal, timeout=30)
+            assert ann.post(f"/api/tables/{table_id}/leave").status_code == 200
+            # Bob plays on into the next deal and stops at his first turn there.
+            pump(
+                [a, b],
+                lambda: b.state is not None and b.view["deal"] == 1 and bool(b.legal),
+                choose={1: first_legal},
+                timeout=60,
+            )
+            pump([a], lambda: a.version == b.version)
+            assert a.view["seat"] is None and a.view["hand"] == [] and a.view["legal"] == []
+            game = ann.get(f"/api/games/{table_id}").json()
+            assert game["you"] == 0  # still listed among her games
+            replay = game["replay"]
+            assert all("hand" not in deal for deal in replay["deals"]), replay["deals"]
+            assert replay["next"] is None or "legal" not in replay["next"]
+            record = ann.get(f"/api/games/{table_id}/record").json()
+            shown, error = records.replay(records.parse(record))
+            assert error is None
+            truth = r.app.state.club.actors[table_id].state.match
+            assert len(truth.deals) == len(shown.deals) == 2
+            real = {card_text(c) for c in cards_in(truth.deals[1].hands[0])}
+            told = {card_text(c) for c in cards_in(shown.deals[1].hands[0])}
+            assert len(real) == len(told) >= 3
+            assert told != real, "the download names the bot's new hand"
+        finally:
+            a.close()
+            b.close()
+
+
+def test_leaving_a_finished_table_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    with room(tmp_path) as r:
+        ann = r.guest("ann")
+        info = create(
+            ann,
+            variant="minnesota",
+            options={"target": 1},
+            clock=False,
+            bots={"1": "easy", "2": "easy", "3": "easy"},
+        )
+        a = Sock(ann, info["id"])
+        try:
+            pump(
+                [a],
+                lambda: a.table is not None and a.table["status"] == "finished",
+                choose=first_legal,
+                timeout=60,
+            )
+            entries = len(r.repo.log(info["id"]))
+            refused(ann.post(f"/api/tables/{info['id']}/leave"), 409, "wrong_phase")
+            refused(ann.post(f"/api/tables/{info['id']}/join", json={}), 409, "wrong_phase")
+            a.send({"type": "act", "id": "late", "action": {"resign": True}})
+            error = answer(a, "error")
+            assert (error["code"], error["id"]) == ("wrong_phase", "late")
+            assert len(r.repo.log(info["id"])) == entries
+            assert r.repo.table(info["id"]).status == "finished"  # type: ignore[union-attr]
+        finally:
+            a.close()
