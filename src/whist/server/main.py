@@ -32,6 +32,7 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 DIALECTS = ("sqlite", "postgresql")
 CONNECT_TIMEOUT = 5  # seconds the start-up check waits for the database
 BACKLOG = 2048  # uvicorn's default
+MAX_FRAME_BYTES = 64 * 1024  # docs/protocol.md, Limits
 GRACEFUL_SECONDS = 5  # open requests' time to finish after a stop signal
 
 
@@ -89,8 +90,26 @@ def serve(settings: Settings, listener: socket.socket) -> None:
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
         # Frames are small JSON views: compressing each costs more CPU than it saves.
         ws_per_message_deflate=False,
+        # A client frame over this is closed by the transport (1009) before it is read
+        # whole; the protocol's own limit (max_message_bytes, far lower) is answered.
+        ws_max_size=MAX_FRAME_BYTES,
     )
+    # After Config: it (re)configures uvicorn's loggers.
+    logging.getLogger("uvicorn.error").addFilter(QuietBadText())
     uvicorn.Server(config).run(sockets=[listener])
+
+
+class QuietBadText(logging.Filter):
+    """uvicorn logs a client's text frame that is not UTF-8 as an error with a traceback,
+    though all it does is close that one socket with 1007, as the protocol says: a hostile
+    client must not fill the log with tracebacks. One line at INFO instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Invalid UTF-8 sequence"):
+            record.msg, record.args = "a text frame was not UTF-8: socket closed (1007)", ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
 
 
 # ------------------------------------------------------------------ the checks
