@@ -398,3 +398,37 @@ def test_leaving_a_finished_table_is_refused_and_changes_nothing(tmp_path: Path)
             assert r.repo.table(info["id"]).status == "finished"  # type: ignore[union-attr]
         finally:
             a.close()
+
+
+def test_a_bot_worker_that_dies_is_replaced_and_the_bots_play_on(tmp_path: Path) -> None:
+    """A worker killed from outside (out of memory, an operator's kill) breaks its pool:
+    the move it was asked for is played safe at once and a new pool takes the next ones."""
+    import os
+    import signal
+    import time
+
+    with room(tmp_path, bot_workers=1, bot_budget=0.2) as r:
+        pool = r.app.state.club.bots
+        ann = r.guest("ann")
+        info = create(
+            ann, variant="german", options={"match": "single"}, clock=False, bots={"1": "easy"}
+        )
+        a = Sock(ann, info["id"])
+        try:
+            pump([a], lambda: a.state is not None)
+            deadline = time.monotonic() + 20
+            while not any(pool.workers().values()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            (old,) = pool.workers()
+            os.kill(old, signal.SIGKILL)
+            pump(
+                [a],
+                lambda: a.table is not None and a.table["status"] == "finished",
+                choose=first_legal,
+                timeout=90,
+            )
+            assert a.view["over"]
+            alive = [pid for pid, up in pool.workers().items() if up]
+            assert alive and old not in alive
+        finally:
+            a.close()

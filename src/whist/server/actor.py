@@ -168,8 +168,11 @@ class TableActor:
                         },
                     )
                 continue
-            except Exception:  # a bug must not kill the table: log it, keep serving
-                log.exception("table %s: command %s failed", self.state.table_id, command.kind)
+            except Exception as exc:  # a bug must not kill the table: log it, keep serving
+                if isinstance(exc, TableBehind):  # not a bug: healed by _adopt already
+                    log.warning("table %s: %s refused: %s", self.state.table_id, command.kind, exc)
+                else:
+                    log.exception("table %s: command %s failed", self.state.table_id, command.kind)
                 if command.reply is not None and not command.reply.done():
                     command.reply.set_exception(Refused("internal", "internal error"))
                 elif command.connection is not None and command.kind == "act":

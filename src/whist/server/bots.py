@@ -142,21 +142,33 @@ def stop_all_workers() -> None:
 class BotPool:
     def __init__(self, workers: int, budget: float) -> None:
         self.budget = budget
+        self.size = workers
         self.executor: concurrent.futures.ProcessPoolExecutor | None = None
         self.warming: list[concurrent.futures.Future[int]] = []
         self.closed = False
         if workers > 0:
-            self.executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers,
-                # fork: a worker starts in a fraction of a second with the modules loaded.
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=start_worker,
-                initargs=(os.getpid(),),
-            )
-            # Start the workers (and their warm-up) now, before the first bot must move.
-            with signals_held():
-                self.warming = [self.executor.submit(int) for _ in range(workers)]
+            self._start()
 
+    def _start(self) -> None:
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.size,
+            # fork: a worker starts in a fraction of a second with the modules loaded.
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=start_worker,
+            initargs=(os.getpid(),),
+        )
+        # Start the workers (and their warm-up) now, before the first bot must move.
+        with signals_held():
+            self.warming = [self.executor.submit(int) for _ in range(self.size)]
+
+    def _restart(self, broken: concurrent.futures.ProcessPoolExecutor | None) -> None:
+        """A worker died (killed, out of memory): its pool takes no more work. A new pool
+        for the moves to come (once, however many moves found the old one broken)."""
+        if broken is None or broken is not self.executor or self.closed:
+            return
+        log.error("a bot worker died: starting the bot workers again")
+        self._stop_executor()
+        self._start()
     def workers(self) -> dict[int, bool]:
         """Each worker process's pid and whether it is alive."""
         if self.executor is None:
@@ -165,17 +177,20 @@ class BotPool:
         return {pid: process.is_alive() for pid, process in processes.items()}
 
     async def think(self, level: str, view: View, seed: str) -> dict[str, Any]:
-        if self.warming:  # once, and not on the bot's clock
-            await asyncio.gather(*map(asyncio.wrap_future, self.warming))
-            self.warming = []
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.executor, choose, level, view, seed, self.budget)
+        executor = self.executor
         try:
+            if self.warming:  # once, and not on the bot's clock
+                await asyncio.gather(*map(asyncio.wrap_future, self.warming))
+                self.warming = []
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(executor, choose, level, view, seed, self.budget)
             return await asyncio.wait_for(future, timeout=self.budget + 0.5)
         except BrokenProcessPool:
             if self.closed:  # the server is stopping: the thought is dropped, not failed
                 raise asyncio.CancelledError from None
-            raise
+            self.warming = []
+            self._restart(executor)
+            return safe_move(view, seed)  # this move at once; the next ones as usual
         except TimeoutError:
             log.warning(
                 "a %s bot overran its %.1f s budget: playing a safe move", level, self.budget
@@ -185,6 +200,9 @@ class BotPool:
     def close(self) -> None:
         """Stop the workers now, busy or not (shutdown alone would wait for a busy one)."""
         self.closed = True
+        self._stop_executor()
+
+    def _stop_executor(self) -> None:
         if self.executor is None:
             return
         processes = list((self.executor._processes or {}).values())
