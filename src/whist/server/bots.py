@@ -35,7 +35,7 @@ log = logging.getLogger("whist.bots")
 STOPPED = (signal.SIGTERM, signal.SIGINT)
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PARENT_POLL_SECONDS = 0.5  # the portable watch on the server: how late a worker may notice
-GRACE_SECONDS = 1.0  # a terminated worker's time to die before it is killed
+GRACE_SECONDS = 3.0  # a terminated worker's time to die before it is killed (a loaded machine)
 
 
 def choose(level: str, view: View, seed: str, budget: float) -> dict[str, Any]:
