@@ -42,10 +42,11 @@ class Club:
         self.writer.start()
         # Every earlier run, so that clocks charge none of the downtime between them.
         alive = await asyncio.to_thread(self.repo.alive_spans)
-        for row in await asyncio.to_thread(self.repo.tables_with_status, LIVE):
-            entries = await asyncio.to_thread(self.repo.log, row.id)
+        rows = await asyncio.to_thread(self.repo.tables_with_status, LIVE)
+        logs = await asyncio.to_thread(self.repo.logs, [row.id for row in rows])
+        for row in rows:
             state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
-            used = restore(state, entries, alive)
+            used = restore(state, logs[row.id], alive)
             actor = TableActor(self, state, used, invite=row.invite_code)
             self.actors[row.id] = actor
             actor.start()

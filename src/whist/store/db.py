@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
@@ -15,7 +16,9 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False}, json_deserializer=orjson.loads
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
@@ -28,7 +31,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, json_deserializer=orjson.loads)
 
 
 def alembic_config(url: str) -> Config:
