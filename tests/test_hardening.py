@@ -432,3 +432,20 @@ def test_a_bot_worker_that_dies_is_replaced_and_the_bots_play_on(tmp_path: Path)
             assert alive and old not in alive
         finally:
             a.close()
+
+
+def test_a_table_command_the_store_refuses_answers_500_internal(tmp_path: Path) -> None:
+    """docs/protocol.md: a table command that fails inside the server answers 500 internal;
+    the table is unchanged and the same request succeeds once the store takes it."""
+    from test_server import failing_appends
+
+    with room(tmp_path) as r:
+        host, bob = r.guest("host"), r.guest("bob")
+        info = create(host, variant="german", clock=False)
+        refusals = failing_appends(r, lambda item: item.table_id == info["id"], most=1)
+        refused(bob.post(f"/api/tables/{info['id']}/join", json={}), 500, "internal")
+        assert len(refusals) == 1
+        listing = bob.get(f"/api/tables/{info['id']}").json()
+        assert listing["status"] == "open" and listing["seats"][1]["kind"] == "empty"
+        joined = bob.post(f"/api/tables/{info['id']}/join", json={})
+        assert joined.status_code == 200 and joined.json()["you"] == 1

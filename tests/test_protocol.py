@@ -474,24 +474,27 @@ def test_a_replayed_id_is_refused_and_a_snapshot_resyncs(duel: Duel) -> None:
         assert again["table"]["seats"] == before["table"]["seats"]
 
 
-def test_a_master_table_matches_the_schema(client: TestClient) -> None:
+def test_a_master_table_matches_the_schema(tmp_path: Path) -> None:
     """MASTER is a level like the others: the host may seat it, listings and every frame
-    name it, and the schema takes them."""
-    ann = guest(client, "Ann")
-    info = create_table(client, ann, variant="german", bots={"1": "master"})
-    assert info["seats"][1]["bot"] == "master"
-    with connect(client, info["id"], ann) as session:
-        sock = Socket(session)  # validates every frame against the schema
-        state = sock.until(lambda f: f["type"] == "state")
-        assert state["table"]["seats"][1] == {
-            "seat": 1,
-            "nickname": None,
-            "kind": "bot",
-            "bot": "master",
-            "replaced": False,
-            "connected": False,
-        }
-    assert "master" in client.get("/api/variants").json()["bot_levels"]
+    of a whole match against it name it, and the schema takes them all."""
+    settings = Settings(data_dir=tmp_path, bot_workers=0, bot_budget=0.05, **UNLIMITED)
+    with TestClient(create_app(settings)) as client:
+        ann = guest(client, "Ann")
+        info = create_table(
+            client, ann, variant="german", options={"match": "single"}, bots={"1": "master"}
+        )
+        assert info["seats"][1]["bot"] == "master"
+        with connect(client, info["id"], ann) as session:
+            sock = Socket(session)  # validates every frame against the schema
+            frame = sock.until(lambda f: f["type"] == "state")
+            assert frame["table"]["seats"][1]["bot"] == "master"
+            while frame["type"] != "state" or frame["table"]["status"] != "finished":
+                if frame["type"] == "state" and frame["view"]["legal"]:
+                    action = dict(frame["view"]["legal"][0])
+                    del action["seat"]
+                    sock.send({"type": "act", "id": f"v{frame['version']}", "action": action})
+                frame = sock.receive()
+        assert "master" in client.get("/api/variants").json()["bot_levels"]
 
 
 def test_the_rate_limit_refuses_a_burst(tmp_path: Path) -> None:
