@@ -218,6 +218,8 @@ class Soak:
         self.down = False  # the server is being killed and restarted
         self.latencies: list[float] = []
         self.errors: Counter[str] = Counter()
+        self.error_times: dict[str, list[float]] = {}
+        self.begun = time.monotonic()  # the people start acting (set again then)
         self.acked = 0
         self.sent = 0
         self.checked = 0  # acknowledged actions checked after a reconnect
@@ -230,6 +232,11 @@ class Soak:
 
     def error(self, code: str) -> None:
         self.errors[code] += 1
+        # When each kind happened (seconds into the run): errors bunched right after the
+        # restart tell a different story from errors spread over the run.
+        moments = self.error_times.setdefault(code, [])
+        if len(moments) < 50:
+            moments.append(round(time.monotonic() - self.begun, 1))
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         self.tasks.append(asyncio.get_running_loop().create_task(coroutine))
@@ -486,7 +493,7 @@ async def run_people(args: argparse.Namespace, server: ServerProcess) -> dict[st
         soak.spawn(person.live())
 
     duration = args.minutes * 60
-    begin = time.monotonic()
+    begin = soak.begun = time.monotonic()
     warmup = min(args.warmup, duration / 4)
     kill_at = duration * args.kill_at
     samples: list[list[Any]] = []
@@ -530,7 +537,11 @@ async def run_people(args: argparse.Namespace, server: ServerProcess) -> dict[st
         "seconds": end,
         "actions": {"sent": soak.sent, "acked": soak.acked, "matches_finished": soak.matches},
         "latency_ms": percentiles(soak.latencies),
-        "errors": {"total": sum(soak.errors.values()), "by_code": dict(soak.errors)},
+        "errors": {
+            "total": sum(soak.errors.values()),
+            "by_code": dict(soak.errors),
+            "seconds_into_run": soak.error_times,  # the first 50 of each code
+        },
         "acked_actions": {
             "checked": soak.checked,
             "lost": len(soak.lost),
