@@ -33,6 +33,18 @@ def replay_doc(doc: dict[str, object]) -> Match:
     return match
 
 
+def swapped(match: Match, a: int, b: int) -> Match | None:
+    """``match`` with cards ``a`` and ``b`` trading places in the current deal's deck, the
+    same actions replayed; None when that makes one of them illegal."""
+    deck = list(match.deals[-1].deck)
+    i, j = deck.index(a), deck.index(b)
+    deck[i], deck[j] = deck[j], deck[i]
+    doc = records.to_json(match)
+    doc["deals"][-1]["deck"] = [card_text(c) for c in deck]
+    twin, error = records.replay(records.parse(doc))
+    return None if error is not None else twin
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_the_download_replays_to_the_same_views_for_its_seat(case: Case) -> None:
     for seed in range(3):
@@ -61,13 +73,8 @@ def test_the_download_does_not_depend_on_cards_the_seat_never_saw(case: Case) ->
         ]
         rng.shuffle(pairs)
         for a, b in pairs[:5]:
-            deck = list(deal.deck)
-            i, j = deck.index(a), deck.index(b)
-            deck[i], deck[j] = deck[j], deck[i]
-            doc = records.to_json(m1)
-            doc["deals"][-1]["deck"] = [card_text(c) for c in deck]
-            m2, error = records.replay(records.parse(doc))
-            if error is not None:
+            m2 = swapped(m1, a, b)
+            if m2 is None:
                 continue  # the swap made an earlier action illegal: not an equal-view twin
             assert seat_record(m1, seat) == seat_record(m2, seat)
             checked += 1
@@ -130,13 +137,8 @@ def test_after_leaving_the_download_shows_nothing_of_the_seats_later_hands(case:
         if not mine or not others:
             continue
         for a, b in [(rng.choice(mine), rng.choice(others)) for _ in range(8)]:
-            deck = list(deal.deck)
-            i, j = deck.index(a), deck.index(b)
-            deck[i], deck[j] = deck[j], deck[i]
-            doc = records.to_json(m1)
-            doc["deals"][-1]["deck"] = [card_text(c) for c in deck]
-            m2, error = records.replay(records.parse(doc))
-            if error is not None:
+            m2 = swapped(m1, a, b)
+            if m2 is None:
                 continue  # the swap made an earlier action illegal: not a twin
             if seat_record(m1, seat) == seat_record(m2, seat):
                 continue  # the seat would not have seen these cards either (Japanese trick 1)
