@@ -32,9 +32,9 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import load_average, machine_info, source_state
+from engine import load_average
 from server_load import COOKIE, http
-from soak import ServerProcess
+from soak import ServerProcess, header
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_fuzz import (  # the oracle and the hostile values of the tests
@@ -518,15 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tally: Tally = measured["tally"]
     seconds = measured["seconds"]
     result = {
-        "benchmark": "whist-fuzz",
-        "params": {k: v for k, v in vars(args).items() if k != "database_url"}
-        | {"database": "postgresql" if args.database_url else "sqlite"},
-        "machine": {
-            **machine_info(),
-            "load_avg_before": load_before,
-            "load_avg_after": load_average(),
-        },
-        "source": source_state(),
+        **header("whist-fuzz", args, load_before),
         "frames": tally.frames,
         "seconds": round(seconds, 1),
         "frames_per_s": round(tally.frames / seconds) if seconds else None,

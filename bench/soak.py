@@ -206,6 +206,22 @@ def present(state: dict[str, Any], acked: Acked) -> bool:
     return True  # other kinds: the version says it is there
 
 
+def header(benchmark: str, args: argparse.Namespace, load_before: Any) -> dict[str, Any]:
+    """What every server benchmark's JSON starts with: its name and parameters (never the
+    database URL: it may hold a password), the machine, its load, the source measured."""
+    return {
+        "benchmark": benchmark,
+        "params": {k: v for k, v in vars(args).items() if k != "database_url"}
+        | {"database": "postgresql" if args.database_url else "sqlite"},
+        "machine": {
+            **machine_info(),
+            "load_avg_before": load_before,
+            "load_avg_after": load_average(),
+        },
+        "source": source_state(),
+    }
+
+
 class Soak:
     """Every table and person of the run, on one event loop."""
 
@@ -683,15 +699,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.keep_data:
             shutil.rmtree(data_dir, ignore_errors=True)
     result = {
-        "benchmark": "whist-soak",
-        "params": {k: v for k, v in vars(args).items() if k != "database_url"}
-        | {"database": "postgresql" if args.database_url else "sqlite"},
-        "machine": {
-            **machine_info(),
-            "load_avg_before": load_before,
-            "load_avg_after": load_average(),
-        },
-        "source": source_state(),
+        **header("whist-soak", args, load_before),
         **measured,
         "server": {
             "exit_code_on_sigterm": code,
