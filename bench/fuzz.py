@@ -23,7 +23,6 @@ import contextlib
 import json
 import random
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -34,7 +33,7 @@ from typing import Any
 
 from engine import load_average
 from server_load import COOKIE, http
-from soak import ServerProcess, header
+from soak import ServerProcess, header, serving
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_fuzz import (  # the oracle and the hostile values of the tests
@@ -502,19 +501,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import uvloop
 
         run = uvloop.run
-    try:
+    with serving(server, data_dir, args.keep_data, progress):
         server.start()
         measured = run(run_fuzz(args, server))
         alive = server.answers()
         server.stop()
         problems = log_problems(server.log_path)
-    except BaseException:
-        progress("server log (tail):\n" + server.tail())
-        server.kill()
-        raise
-    finally:
-        if not args.keep_data:
-            shutil.rmtree(data_dir, ignore_errors=True)
     tally: Tally = measured["tally"]
     seconds = measured["seconds"]
     result = {

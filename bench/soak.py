@@ -30,7 +30,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -220,6 +220,23 @@ def header(benchmark: str, args: argparse.Namespace, load_before: Any) -> dict[s
         },
         "source": source_state(),
     }
+
+
+@contextlib.contextmanager
+def serving(
+    server: ServerProcess, data_dir: Path, keep: bool, say: Callable[[str], None]
+) -> Iterator[None]:
+    """Run a benchmark against ``server``: on any failure its log's tail is shown and it is
+    killed; its data directory goes at the end unless ``keep``."""
+    try:
+        yield
+    except BaseException:
+        say("server log (tail):\n" + server.tail())
+        server.kill()
+        raise
+    finally:
+        if not keep:
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 class Soak:
@@ -684,20 +701,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         import uvloop
 
         run = uvloop.run
-    try:
+    with serving(server, data_dir, args.keep_data, progress):
         server.start()
         progress(f"server pid {server.process.pid if server.process else '?'} on {server.port}")
         measured = run(run_people(args, server))
         code = server.stop()
         time.sleep(2.0)  # children a clean stop ends are given a moment to go
         left = server.left()
-    except BaseException:
-        progress("server log (tail):\n" + server.tail())
-        server.kill()
-        raise
-    finally:
-        if not args.keep_data:
-            shutil.rmtree(data_dir, ignore_errors=True)
     result = {
         **header("whist-soak", args, load_before),
         **measured,
