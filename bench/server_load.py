@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import load_average, machine_info, source_state
+from whist.server.bots import exit_with_parent
 
 TARGET_TABLES = 500
 TARGET_P99_MS = 100.0
@@ -584,7 +585,14 @@ def start_server(args: argparse.Namespace, data_dir: Path, port: int) -> subproc
     log = (data_dir / "server.log").open("wb")
     command = [sys.executable, "-m", "whist.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data_dir)]
-    server = subprocess.Popen(command, env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        command,
+        env=env,
+        cwd=data_dir,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        preexec_fn=exit_with_parent,  # a killed run leaves no server
+    )
     log.close()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -39,6 +39,7 @@ import psutil
 
 from engine import load_average, machine_info, source_state
 from server_load import COOKIE, free_port, http, percentiles, raise_open_files
+from whist.server.bots import exit_with_parent
 
 ACK_TIMEOUT = 30.0
 RSS_PERIOD = 10.0  # seconds between RSS samples
@@ -82,6 +83,7 @@ class ServerProcess:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                preexec_fn=exit_with_parent,  # a killed run leaves no server
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -329,3 +329,38 @@ def test_healthz_reports_the_database_and_the_process(
     assert down["database"].keys() == check.keys()
     assert down["process"].keys() == process.keys()
     assert "password" not in str(down)
+
+
+def test_a_server_started_by_a_killed_benchmark_stops_with_it(tmp_path: Path) -> None:
+    """The servers that the benchmarks and tests start (``preexec_fn=exit_with_parent``) do
+    not outlive a runner killed with SIGKILL, nor do their workers."""
+    runner_code = (
+        "import subprocess, sys, time\n"
+        "from whist.server.bots import exit_with_parent\n"
+        "server = subprocess.Popen([sys.executable, '-m', 'whist.cli', 'serve', '--port',"
+        f" '{free_port()}', '--data-dir', {str(tmp_path / 'data')!r}],"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=exit_with_parent)\n"
+        "print(server.pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    runner = subprocess.Popen(
+        [sys.executable, "-c", runner_code], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )
+    try:
+        assert runner.stdout is not None
+        server_pid = int(runner.stdout.readline())
+        deadline = time.monotonic() + 30
+        family: set[Proc] = set()
+        while len(family) < 3 and time.monotonic() < deadline:  # the server and 2 workers
+            family = descendants(runner.pid)
+            time.sleep(0.05)
+        assert len(family) >= 3 and server_pid in {pid for pid, _ in family}
+        runner.kill()
+        runner.wait()
+        deadline = time.monotonic() + 15
+        while (left := {p for p in family if alive(p)}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left, f"still running after the runner was killed: {sorted(left)}"
+    finally:
+        if runner.poll() is None:
+            runner.kill()

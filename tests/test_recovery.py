@@ -38,6 +38,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from whist.core.cards import card_text
 from whist.server.actor import restore
+from whist.server.bots import exit_with_parent
 from whist.server.table import TableState
 
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -115,6 +116,7 @@ class Server:
                     stdin=subprocess.DEVNULL,
                     stdout=log,
                     stderr=subprocess.STDOUT,
+                    preexec_fn=exit_with_parent,  # a killed run leaves no server
                 )
             if self._wait_ready():
                 return

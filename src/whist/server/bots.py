@@ -81,16 +81,24 @@ def start_worker(server_pid: int) -> None:
 
 def die_with(server_pid: int) -> None:
     """Exit when the server process is gone (however it ended)."""
-    if sys.platform == "linux":
-        # The kernel's own watch: SIGKILL the moment the forking thread (the server's
-        # main thread, which lives as long as the server) exits.
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    # The kernel's own watch: SIGKILL the moment the forking thread (the server's main
+    # thread, which lives as long as the server) exits.
+    exit_with_parent(signal.SIGKILL)
     if os.getppid() != server_pid:  # the server died before the watch was set
         os._exit(1)
     # Elsewhere (and as a second line): orphans are adopted by another process.
     threading.Thread(target=watch_parent, args=(server_pid,), daemon=True).start()
+
+
+def exit_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Ask the kernel (Linux) to send this process ``sig`` when the thread that started it
+    exits. Also the ``preexec_fn`` of every ``whist serve`` a benchmark or a test starts: a
+    killed benchmark must not leave its server running (SIGTERM: the server then stops its
+    own workers). Elsewhere a no-op."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 
 def watch_parent(server_pid: int) -> None:
