@@ -321,7 +321,7 @@ def test_a_commit_cut_while_the_database_goes_away_heals_on_the_next_act(
             action = mover.legal[0]
             proxy.cut_next_commit(stored=stored, then_down=True)
             message_id = mover.act(action)
-            assert answered(mover, socks, message_id) == [("error", "internal")]
+            assert answered(mover, socks, message_id) == [("error", "unavailable")]
             assert all(s.version == version for s in socks), "nothing shown as done"
             proxy.come_up()
             again = act_again(mover, action)
@@ -349,13 +349,14 @@ def test_an_act_stored_unbeknown_shows_up_before_the_next_act(
             first, other = mover.legal[:2]
             proxy.cut_next_commit(stored=True, then_down=True)
             message_id = mover.act(first)
-            assert answered(mover, socks, message_id) == [("error", "internal")]
+            assert answered(mover, socks, message_id) == [("error", "unavailable")]
             proxy.come_up()
             again = act_again(mover, other)
             assert answered(mover, socks, again) == [("error", "internal")]
             pump(socks, lambda: all(s.version == version + 1 for s in socks))
             assert_whole_log(r, table_id, socks)
-            assert r.repo.log(table_id)[-1][:2] == ("action", {"seat": mover.view["seat"], **first})
+            kind, data, _at = r.repo.log(table_id)[-1]
+            assert (kind, data) == ("action", {"seat": mover.view["seat"], **first, "mid": message_id})
             play_on(socks, 6)
             assert_whole_log(r, table_id, socks)
             before = [sock.state for sock in socks if sock.state is not None]
@@ -448,7 +449,7 @@ def test_sqlite_a_commit_lost_after_or_before_storing_heals(
             if readable:
                 assert answered(mover, socks, message_id) == [("ack", version + 1)]
             else:
-                assert answered(mover, socks, message_id) == [("error", "internal")]
+                assert answered(mover, socks, message_id) == [("error", "unavailable")]
                 again = act_again(mover, action)
                 assert answered(mover, socks, again) == [("ack", version + 1)]
             assert len(failed) == 1

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import orjson
+from sqlalchemy.exc import DBAPIError
 
 from whist.core.actions import Action, Resign, action_from_json, action_to_json
 from whist.core.cards import card_text
@@ -26,7 +27,7 @@ from whist.core.errors import WhistError
 from whist.core.views import view_for
 from whist.server.limits import printable
 from whist.server.table import TableState
-from whist.server.writer import TableBehind
+from whist.server.writer import Fenced, TableBehind
 
 log = logging.getLogger("whist.table")
 
@@ -38,6 +39,18 @@ def frame_text(message: dict[str, Any]) -> str:
     """A wire frame's JSON text, compact. orjson: encoding the frames was a fifth of the
     event loop's time with the standard library (a state frame: 20 µs there, 2 µs here)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+MOVED = "moved"  # a request reached a node that no longer runs the table: ask again
+UNAVAILABLE = "unavailable"
+
+
+def failure(exc: BaseException) -> tuple[str, str]:
+    """The code and message a client gets for a command that failed: the database out of
+    reach is said so (try again shortly); anything else is a bug (``internal``)."""
+    if isinstance(exc, DBAPIError | ConnectionError | TimeoutError):
+        return UNAVAILABLE, "the club's database cannot be reached just now: try again shortly"
+    return "internal", "internal error"
 
 
 class Hub(Protocol):
@@ -66,6 +79,10 @@ def _no_close(_code: int, _reason: str) -> None:
     return None
 
 
+def _no_move() -> None:
+    return None
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket (or test client) watching a table."""
@@ -75,6 +92,9 @@ class Connection:
     # Close this socket with a WebSocket close code and reason (a frame for it could not
     # be encoded or sent): never dropped without the client being told.
     close: Callable[[int, str], None] = _no_close
+    # Cluster mode: the table stopped running here (handed over, or its lease lost): the
+    # socket finds where it runs now. One process: never called.
+    moved: Callable[[], None] = _no_move
 
 
 CLOSE_SEND_FAILED = 1011  # docs/protocol.md: the server could not encode or send a frame
@@ -91,7 +111,7 @@ class Refused(Exception):
 @dataclass
 class Command:
     # connect | disconnect | snapshot | act | sit | leave | suspend | bot | timeout | drive
-    # | info
+    # | info | watch
     kind: str
     connection: Connection | None = None
     player_id: int | None = None
@@ -119,7 +139,6 @@ class TableActor:
         # After a restart: seconds of its clock each seat to act had used before the stop.
         self._restored_turns = clock_used or {}
         self.thinking: set[int] = set()  # seats whose bot move is being computed
-        self.seen_ids: dict[int, dict[str, int]] = {}  # player -> message id -> version
         self._timer: asyncio.TimerHandle | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
@@ -147,6 +166,14 @@ class TableActor:
     def post(self, command: Command) -> None:
         self.inbox.put_nowait(command)
 
+    @property
+    def table_id(self) -> str:
+        return self.state.table_id
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
     async def _run(self) -> None:
         await self._drive()
         while True:
@@ -168,13 +195,24 @@ class TableActor:
                         },
                     )
                 continue
+            except Fenced:
+                # Another node runs the table now (the club drops it here): the sockets
+                # follow it there and re-send their unanswered acts, so this one is not
+                # answered; a request is asked again where the table runs.
+                log.warning("table %s: %s not stored: fenced off", self.table_id, command.kind)
+                if command.reply is not None and not command.reply.done():
+                    command.reply.set_exception(Refused(MOVED, "the table moved"))
+                continue
             except Exception as exc:  # a bug must not kill the table: log it, keep serving
+                code, message = failure(exc)
                 if isinstance(exc, TableBehind):  # not a bug: healed by _adopt already
                     log.warning("table %s: %s refused: %s", self.state.table_id, command.kind, exc)
+                elif code == "unavailable":
+                    log.error("table %s: %s failed: %s", self.table_id, command.kind, exc)
                 else:
                     log.exception("table %s: command %s failed", self.state.table_id, command.kind)
                 if command.reply is not None and not command.reply.done():
-                    command.reply.set_exception(Refused("internal", "internal error"))
+                    command.reply.set_exception(Refused(code, message))
                 elif command.connection is not None and command.kind == "act":
                     # The client waits for an ack or an error for every act.
                     await self._send(
@@ -182,8 +220,8 @@ class TableActor:
                         {
                             "type": "error",
                             "id": command.data.get("id"),
-                            "code": "internal",
-                            "message": "internal error",
+                            "code": code,
+                            "message": message,
                             "version": self.state.version,
                         },
                     )
@@ -238,6 +276,8 @@ class TableActor:
             return await self._drive()
         if kind == "info":
             return self.public_info(None)
+        if kind == "watch":
+            return self.may_watch(command.player_id, command.data.get("invite"))
         raise Refused("bad_message", f"unknown command {kind!r}")
 
     async def _act(self, command: Command) -> dict[str, Any]:
@@ -246,7 +286,7 @@ class TableActor:
         message_id = command.data.get("id")
         # Message ids are remembered per player, not per socket: an action re-sent after a
         # reconnect is recognised and never applied twice.
-        seen = self.seen_ids.setdefault(connection.player_id or 0, {})
+        seen = self.state.acked.get(connection.player_id or 0, {})
         if isinstance(message_id, str) and message_id in seen:
             raise Refused(
                 "duplicate_message",
@@ -272,11 +312,10 @@ class TableActor:
         except WhistError as exc:
             raise Refused(exc.code, exc.message) from None
         self._validate(action)
-        await self._commit([("action", action_to_json(action))])
+        entry = action_to_json(action)
         if isinstance(message_id, str):
-            seen[message_id] = state.version
-            if len(seen) > 256:
-                seen.pop(next(iter(seen)))
+            entry["mid"] = message_id  # TableState.acked: never applied twice
+        await self._commit([("action", entry)])
         await self._send(connection, {"type": "ack", "id": message_id, "version": state.version})
         self.deadlines.pop(seat, None)  # to act again (it won the trick): a new full clock
         await self._drive()

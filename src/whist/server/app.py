@@ -17,10 +17,11 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from whist.cluster.route import RemoteTable
 from whist.core.errors import WhistError
 from whist.server import socket
 from whist.server.actor import Refused, TableActor
-from whist.server.club import Club
+from whist.server.club import Club, with_free_seats
 from whist.server.limits import (
     MAX_BODY_BYTES,
     BodyLimit,
@@ -157,7 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return error(500 if exc.code == "internal" else 409, exc.code, exc.message)
+        status = {"internal": 500, "unavailable": 503, "moved": 503, "no_table": 404}
+        return error(status.get(exc.code, 409), exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -251,20 +253,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return me_json(player)
 
     # ------------------------------------------------------------------ tables
-    def listing(actor: TableActor) -> dict[str, Any]:
-        info = actor.public_info(None)
-        info["free_seats"] = [s["seat"] for s in info["seats"] if s["kind"] == "empty"]
-        return info
+    async def listing(table: TableActor | RemoteTable) -> dict[str, Any]:
+        return with_free_seats(await table.ask("info"))
 
     @app.get("/api/tables")
     async def tables(request: Request) -> list[dict[str, Any]]:
-        club = club_of(request)
-        rows = await asyncio.to_thread(club.repo.tables_with_status, ["open"])
-        return [
-            listing(club.actors[row.id])
-            for row in rows
-            if not row.private and row.id in club.actors
-        ]
+        return await club_of(request).open_tables()
 
     @app.post("/api/tables")
     async def create(body: TableIn, player: Me, request: Request) -> dict[str, Any]:
@@ -285,21 +279,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             player.id, body.variant, body.options, body.clock, body.private, body.bots
         )
         await actor.ask("sit", player.id, seat=body.seat, nickname=player.nickname)
-        info = listing(actor)
+        info = await listing(actor)
         row = await asyncio.to_thread(club.repo.table, actor.state.table_id)
         if row is not None and row.invite_code:
             info["invite"] = row.invite_code
         return info
 
-    async def join_actor(actor: TableActor, player: Player, seat: int | None) -> dict[str, Any]:
-        result = await actor.ask("sit", player.id, seat=seat, nickname=player.nickname)
-        return {**listing(actor), "you": result["seat"]}
+    async def join_actor(
+        table: TableActor | RemoteTable, player: Player, seat: int | None
+    ) -> dict[str, Any]:
+        result = await table.ask("sit", player.id, seat=seat, nickname=player.nickname)
+        return {**await listing(table), "you": result["seat"]}
 
-    def actor_or_404(request: Request, table_id: str) -> TableActor:
-        actor = club_of(request).actors.get(table_id)
-        if actor is None:
+    def actor_or_404(request: Request, table_id: str) -> TableActor | RemoteTable:
+        table = club_of(request).table(table_id) if is_token(table_id) else None
+        if table is None:
             raise HTTPException(404, {"code": "no_table", "message": "no such table"})
-        return actor
+        return table
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn, player: Me, request: Request) -> dict[str, Any]:
@@ -320,15 +316,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/quickplay")
     async def quickplay(body: QuickIn, player: Me, request: Request) -> dict[str, Any]:
         club = club_of(request)
-        for actor in list(club.actors.values()):
-            state = actor.state
-            if state.status != "open" or (body.variant and state.variant != body.variant):
+        # Two players pressing at once, on any nodes: the table's one actor seats them in
+        # turn, so the second gets another seat or is refused and tries the next table.
+        for info in await club.open_tables():
+            if body.variant and info["variant"] != body.variant:
                 continue
-            row = await asyncio.to_thread(club.repo.table, state.table_id)
-            if row is None or row.private:
+            table = club.table(info["id"])
+            if table is None:
                 continue
             try:
-                return await join_actor(actor, player, None)
+                return await join_actor(table, player, None)
             except Refused:
                 continue
         # Nobody waiting: a new table against MEDIUM bots.
@@ -354,21 +351,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
         club = club_of(request)
-        actor = club.actors.get(table_id)
-        if actor is None:
-            # An ended table no one watches any more: rebuilt from the store.
-            row = await asyncio.to_thread(club.repo.table, table_id) if is_token(table_id) else None
-            if row is None:
-                raise HTTPException(404, {"code": "no_table", "message": "no such table"})
-            from whist.server.games import rebuild
-
-            state = await rebuild(club, row)
-            actor = TableActor(club, state, invite=row.invite_code)
+        missing = HTTPException(404, {"code": "no_table", "message": "no such table"})
+        if not is_token(table_id):
+            raise missing
         token = request.cookies.get(COOKIE)
         player = await asyncio.to_thread(club.repo.session_player, token) if token else None
-        if not actor.may_watch(player.id if player else None, invite):
-            raise HTTPException(404, {"code": "no_table", "message": "no such table"})
-        return listing(actor)
+        viewer = player.id if player else None
+        live = club.table(table_id)
+        if live is not None:
+            try:
+                if not await live.ask("watch", viewer, invite=invite):
+                    raise missing
+                return await listing(live)
+            except Refused as refused:
+                if refused.code != "no_table":
+                    raise
+        # An ended table no one watches any more: rebuilt from the store.
+        row = await asyncio.to_thread(club.repo.table, table_id)
+        if row is None:
+            raise missing
+        from whist.server.games import rebuild
+
+        state = await rebuild(club, row)
+        ended = TableActor(club, state, invite=row.invite_code)
+        if not ended.may_watch(viewer, invite):
+            raise missing
+        return club.listing(ended)
 
     # ----------------------------------------------------------------- sockets
     def origin_allowed(websocket: WebSocket) -> bool:
@@ -385,17 +393,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not origin_allowed(websocket):
             await websocket.close(code=4403, reason="origin not allowed")
             return
-        actor = club.actors.get(table_id)
-        if actor is None:
+        table = club.table(table_id) if is_token(table_id) else None
+        if table is None:
             await websocket.close(code=4404, reason="no such table")
             return
         token = websocket.cookies.get(COOKIE)
         player = await asyncio.to_thread(club.repo.session_player, token) if token else None
-        if not actor.may_watch(player.id if player else None, websocket.query_params.get("invite")):
+        viewer = player.id if player is not None else None
+        try:
+            allowed = await table.ask("watch", viewer, invite=websocket.query_params.get("invite"))
+        except Refused as refused:
+            allowed = False
+            if refused.code != "no_table":  # the club cannot tell now: try again later
+                await websocket.close(code=1013, reason=refused.message[:120])
+                return
+        if not allowed:
             await websocket.close(code=4404, reason="no such table")
             return
         await websocket.accept()
-        await socket.serve(websocket, actor, player.id if player is not None else None, settings)
+        link: socket.Link = table if isinstance(table, TableActor) else club.route(table_id, viewer)
+        await socket.serve(websocket, link, viewer, settings)
 
     # The browser client (src/whist/web): mounted last so /api and /ws routes match first.
     from pathlib import Path

@@ -1,25 +1,39 @@
 """The club: every table's actor, the store and the bot pool, behind the ``Hub`` the
-actors use. Tables come back from their logs when the club starts."""
+actors use. Tables come back from their logs when the club starts.
+
+With a Redis URL the club is one node of a cluster (``whist.cluster``): it runs the tables
+whose lease it holds, and reaches the others through the cluster."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whist.server.actor import TableActor, restore
 from whist.server.bots import BotPool
 from whist.server.settings import Settings
 from whist.server.table import TableState
-from whist.server.writer import GroupWriter
+from whist.server.writer import Fenced, GroupWriter
 from whist.store.db import make_engine, migrate
 from whist.store.models import Table
 from whist.store.repository import Append, Repository, now
 
+if TYPE_CHECKING:
+    from whist.cluster.jobs import BotJobs
+    from whist.cluster.node import Cluster
+    from whist.cluster.route import RemoteTable, Route
+
 log = logging.getLogger("whist.club")
 
 LIVE = ("open", "playing", "suspended")
+
+
+def with_free_seats(info: dict[str, Any]) -> dict[str, Any]:
+    """A table's public info as the lobby lists it: with its free seats."""
+    info["free_seats"] = [s["seat"] for s in info["seats"] if s["kind"] == "empty"]
+    return info
 
 
 class Club:
@@ -34,12 +48,26 @@ class Club:
         self.writer = GroupWriter(self.repo)
         self.bots = BotPool(settings.bot_workers, settings.bot_budget)
         self.actors: dict[str, TableActor] = {}
+        self.cluster: Cluster | None = None
+        self.jobs: BotJobs | None = None
+        if settings.redis_url:
+            from whist.cluster.jobs import BotJobs
+            from whist.cluster.node import Cluster
+
+            self.cluster = Cluster(self, settings.redis_url, settings.lease_seconds)
+            self.jobs = BotJobs(self.cluster.redis, settings.bot_budget, self.cluster.node)
         self._heartbeat: asyncio.Task[None] | None = None
         self._run: int | None = None  # this run of the server (a heartbeat row)
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
         self.writer.start()
+        if self.cluster is not None:
+            # Tables are claimed by lease (a dead node's too), not all restored here.
+            await self.cluster.start()
+            assert self.jobs is not None
+            await self.jobs.start()
+            return
         # Every earlier run, so that clocks charge none of the downtime between them.
         alive = await asyncio.to_thread(self.repo.alive_spans)
         rows = await asyncio.to_thread(self.repo.tables_with_status, LIVE)
@@ -57,6 +85,10 @@ class Club:
     async def stop(self) -> None:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()  # hands every table over to the other nodes
+            assert self.jobs is not None
+            await self.jobs.stop()
         for actor in self.actors.values():
             await actor.stop()
         if self._run is not None:
@@ -90,14 +122,32 @@ class Club:
         Raises when they are not, and ``TableBehind`` when an earlier append of the table
         whose commit failed with an unknown outcome turns out to be stored: its entries come
         first (the actor adopts them), these are not stored."""
-        await self.writer.append(Append(table_id, seq, tuple(entries), status, result, xp))
+        epoch = None
+        if self.cluster is not None:
+            epoch = self.cluster.epochs.get(table_id)
+            if epoch is None:  # dropped meanwhile: it runs elsewhere now
+                raise Fenced(table_id)
+        append = Append(table_id, seq, tuple(entries), status, result, xp, epoch)
+        try:
+            await self.writer.append(append)
+        except Fenced:
+            if self.cluster is not None:
+                self.cluster.fenced(table_id)
+            raise
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]:
+        if self.jobs is not None:
+            # A bot worker (any machine) thinks; none alive: this node's own pool.
+            action = await self.jobs.think(level, view, seed)
+            if action is not None:
+                return action
         return await self.bots.think(level, view, seed)
 
     def forget(self, table_id: str) -> None:
         """Drop an ended table's actor (its task ends when the current command is done)."""
         actor = self.actors.pop(table_id, None)
+        if self.cluster is not None:
+            self.cluster.epochs.pop(table_id, None)  # its lease runs out by itself
         if actor is not None and actor._task is not None:
             actor._task.get_loop().call_soon(actor._task.cancel)
 
@@ -106,6 +156,35 @@ class Club:
 
     def bot_delay(self) -> float:
         return self.settings.bot_delay
+
+    # -------------------------------------------------------------- finding
+    def table(self, table_id: str) -> TableActor | RemoteTable | None:
+        """A live table to ask (``ask``), wherever it runs; one process: its actor, or None.
+        In cluster mode a table run elsewhere may turn out not to be live when asked."""
+        actor = self.actors.get(table_id)
+        if actor is not None or self.cluster is None:
+            return actor
+        return self.cluster.table(table_id)
+
+    @staticmethod
+    def listing(actor: TableActor) -> dict[str, Any]:
+        """A table as the lobby lists it."""
+        return with_free_seats(actor.public_info(None))
+
+    def route(self, table_id: str, player_id: int | None) -> Route:
+        """Cluster mode: a socket's way to its table, wherever the table runs."""
+        from whist.cluster.route import Route
+
+        assert self.cluster is not None
+        return Route(self.cluster, table_id, player_id)
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby: every open public table's listing, oldest first."""
+        rows = await asyncio.to_thread(self.repo.tables_with_status, ["open"])
+        public = [row.id for row in rows if not row.private]
+        if self.cluster is not None:
+            return await self.cluster.lobby(public)
+        return [self.listing(self.actors[t]) for t in public if t in self.actors]
 
     # -------------------------------------------------------------- tables
     async def create_table(
@@ -136,6 +215,9 @@ class Club:
             result=None,
         )
         await self.writer.run(self.repo.create_table, row)
+        if self.cluster is not None:
+            epoch = await asyncio.to_thread(self.cluster.leases.grant, table_id)
+            self.cluster.granted(table_id, epoch)
         entries = [
             ("seat", {"seat": seat, "why": "bot", "bot": level}) for seat, level in bots.items()
         ]

@@ -17,6 +17,12 @@ class Settings(BaseSettings):
     data_dir: Path = Path("whist-data")
     # Empty: SQLite in data_dir. Otherwise any SQLAlchemy URL (postgresql://... works).
     database_url: str = ""
+    # Empty: one process, no Redis. Otherwise (redis://...) cluster mode: every ``whist
+    # serve`` on the same database and Redis is a node of one club.
+    redis_url: str = ""
+    # Cluster mode: a node holds each of its tables for this long unless it renews the
+    # lease (every quarter of it); a dead node's tables are taken over after it.
+    lease_seconds: float = 5.0
     # The per-move clock of tables created "with a clock" (the seeds' 90 seconds).
     clock_seconds: float = 90.0
     session_days: float = 30.0

@@ -15,11 +15,11 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from whist.server.actor import Command, Connection, TableActor, frame_text
+from whist.server.actor import Command, Connection, frame_text
 from whist.server.limits import message_id, printable
 from whist.server.settings import Settings
 
@@ -33,6 +33,19 @@ MAX_OUTBOX = 500  # frames waiting to be sent to one socket (a state per change 
 MAX_DEPTH = 8  # nesting of a client frame: an act is three levels deep
 KINDS = ("act", "snapshot", "ping")
 MAX_READ_BYTES = 64 * 1024  # a refused frame larger than this is not read for its id
+
+
+class Link(Protocol):
+    """Where a socket's commands go: its table's actor (one process), or in cluster mode a
+    route to wherever the table runs."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def post(self, command: Command) -> None: ...
 
 
 class TokenBucket:
@@ -193,11 +206,11 @@ class Outbox:
 
 
 async def serve(
-    websocket: WebSocket, actor: TableActor, player_id: int | None, settings: Settings
+    websocket: WebSocket, actor: Link, player_id: int | None, settings: Settings
 ) -> None:
     """Run one accepted socket of ``actor``'s table until the client or the server closes
     it."""
-    who = f"table {actor.state.table_id}, player {player_id}"
+    who = f"table {actor.table_id}, player {player_id}"
     outbox = Outbox(websocket, who)
     connection = Connection(player_id, outbox.send_text, outbox.close)
     actor.post(Command("connect", connection=connection))
@@ -216,7 +229,7 @@ async def serve(
             kind = message["type"]
             if kind == "ping":
                 await outbox.send(
-                    {"type": "pong", "id": message["id"], "version": actor.state.version}
+                    {"type": "pong", "id": message["id"], "version": actor.version}
                 )
             elif kind == "snapshot":
                 actor.post(Command("snapshot", connection=connection, data=message))

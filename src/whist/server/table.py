@@ -16,6 +16,7 @@ from whist.core.match import Match
 from whist.variants import resolve
 
 BOT_LEVELS = ("easy", "medium", "hard", "master")
+MESSAGE_IDS_KEPT = 256  # per player: a client re-sends only its last few unanswered acts
 
 
 @dataclass
@@ -49,6 +50,10 @@ class TableState:
     version: int = 0
     end_reason: str | None = None
     left: set[int] = field(default_factory=set)  # humans who left (no XP, no result)
+    # player -> the message ids of its applied acts -> the version they made. From the log
+    # (an action entry keeps its message id as "mid"), so that an act re-sent after a
+    # reconnect is recognised by whichever process runs the table now, never applied twice.
+    acked: dict[int, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def new(
@@ -108,7 +113,16 @@ class TableState:
             deck = [parse_card(text) for text in data["deck"]]
             self.match.start_deal(deck, data["dealer"])
         elif kind == "action":
+            mid = data.get("mid")
+            if mid is not None:
+                data = {key: value for key, value in data.items() if key != "mid"}
             self.match.apply(action_from_json(data))
+            player = self.seats[data["seat"]].player_id
+            if isinstance(mid, str) and player is not None:
+                seen = self.acked.setdefault(player, {})
+                seen[mid] = self.version
+                if len(seen) > MESSAGE_IDS_KEPT:
+                    seen.pop(next(iter(seen)))
         elif kind == "suspend":
             self.status = "suspended"
         elif kind == "resume":

@@ -32,7 +32,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from whist.store.repository import Append, Repository, as_stored, connection_lost
+from whist.store.repository import Append, Repository, connection_lost, same_moves
 
 log = logging.getLogger("whist.writer")
 
@@ -52,6 +52,15 @@ class TableBehind(Exception):
         super().__init__(f"table {table_id}: {len(entries)} stored entries not adopted yet")
         self.table_id = table_id
         self.entries = entries
+
+
+class Fenced(Exception):
+    """Cluster mode: the table's lease has another epoch now (another node runs it). The
+    append was not stored, and this node must never write to the table again."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: its lease was taken over by another node")
+        self.table_id = table_id
 
 
 class GroupWriter:
@@ -124,7 +133,7 @@ class GroupWriter:
         self._unsure.discard(item.table_id)
         if not stored:
             return False
-        if stored == as_stored(item.entries):
+        if same_moves(stored, item.entries):
             log.warning("table %s: append %d was stored before", item.table_id, item.seq)
             return True
         raise TableBehind(item.table_id, stored)
@@ -133,10 +142,17 @@ class GroupWriter:
         """Commit ``batch``; on failure find out what was stored (``again``: this is the
         one retry, there is no other)."""
         try:
-            await self.run(self.repo.append_batch, [item for item, _ in batch])
+            fenced = await self.run(self.repo.append_batch, [item for item, _ in batch])
         except Exception as exc:
             await self._settle(batch, exc, again)
             return
+        if fenced:
+            lost = {item.table_id for item in fenced}
+            for item, future in batch:
+                if item.table_id in lost:
+                    log.warning("table %s: append %d fenced off", item.table_id, item.seq)
+                    _fail(future, Fenced(item.table_id))
+            batch = [(item, future) for item, future in batch if item.table_id not in lost]
         self._stored(batch)
 
     async def _settle(self, batch: list[Waiting], exc: Exception, again: bool) -> None:

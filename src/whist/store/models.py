@@ -94,3 +94,21 @@ class Heartbeat(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TableLease(Base):
+    """Cluster mode: which node runs a live table, until when, and under which epoch.
+
+    A node appends to a table's log only while the lease row holds its epoch (checked in
+    the append's own transaction, under the row's lock): a node that lost the lease while
+    paused or cut off can never write again, whatever it believes. ``renewed_at`` is the
+    owner's last sign of life, so a clock is not charged for the time the table had no
+    owner. Times are the database's, so that nodes' clocks need not agree."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(80), index=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    renewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

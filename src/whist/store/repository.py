@@ -10,12 +10,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from whist.store.db import session_factory
-from whist.store.models import Heartbeat, Player, Session, Table, TableLog, XpAward
+from whist.store.models import (
+    Heartbeat,
+    Player,
+    Session,
+    Table,
+    TableLease,
+    TableLog,
+    XpAward,
+)
 
 
 def now() -> datetime:
@@ -44,6 +52,9 @@ class Append:
     status: str | None = None
     result: dict[str, Any] | None = None
     xp: Mapping[int, int] | None = None
+    # Cluster mode: the epoch of the lease under which the table's owner writes (None: one
+    # process, no leases). An append whose epoch is no longer the lease's is not stored.
+    epoch: int | None = None
 
 
 def connection_lost(exc: BaseException) -> bool:
@@ -55,6 +66,34 @@ def connection_lost(exc: BaseException) -> bool:
 def as_stored(entries: Sequence[tuple[str, dict[str, Any]]]) -> list[tuple[str, Any]]:
     """Entries as the log gives them back (JSON: tuples come back as lists)."""
     return [(kind, json.loads(json.dumps(data))) for kind, data in entries]
+
+
+def _fenced(db: Connection, batch: Sequence[Append]) -> set[str]:
+    """The tables of ``batch`` whose append carries a lease epoch that is no longer the
+    table's. The lease rows stay locked until the commit: a claim waits for it (and then
+    sees these entries in the log) or has happened before (and then they are refused)."""
+    epochs = {item.table_id: item.epoch for item in batch if item.epoch is not None}
+    if not epochs:
+        return set()
+    rows = db.execute(
+        select(TableLease.table_id, TableLease.epoch)
+        .where(TableLease.table_id.in_(list(epochs)))
+        .with_for_update(read=True)
+    )
+    current = {table_id: epoch for table_id, epoch in rows}
+    return {table_id for table_id, epoch in epochs.items() if current.get(table_id) != epoch}
+
+
+def same_moves(
+    stored: Sequence[tuple[str, Any]], entries: Sequence[tuple[str, dict[str, Any]]]
+) -> bool:
+    """Whether log entries read back are ``entries``, but for the message ids of actions
+    (``mid``): the same move re-sent by a player under a new id is the same move."""
+
+    def bare(items: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        return [(kind, {k: v for k, v in data.items() if k != "mid"}) for kind, data in items]
+
+    return bare(stored) == bare(as_stored(entries))
 
 
 class Repository:
@@ -185,12 +224,21 @@ class Repository:
         """Append log entries ``seq``, ``seq+1``, ... in one transaction (see ``Append``)."""
         self.append_batch([Append(table_id, seq, tuple(entries), status, result, xp)])
 
-    def append_batch(self, batch: Sequence[Append]) -> None:
+    def append_batch(self, batch: Sequence[Append]) -> list[Append]:
         """Write every append of ``batch`` (of any tables) in one transaction: one commit,
         one fsync for all of them (group commit). All or nothing: when this raises, none
-        of them is stored. A duplicate ``(table, seq)`` raises: two writers."""
+        of them is stored. A duplicate ``(table, seq)`` raises: two writers.
+
+        Appends made under a lease epoch that is no longer the table's (cluster mode: the
+        node lost the table) are fenced: not stored, and returned."""
         if not batch:
-            return
+            return []
+        with self.engine.begin() as db:
+            fenced = _fenced(db, batch)
+            self._write(db, [item for item in batch if item.table_id not in fenced])
+        return [item for item in batch if item.table_id in fenced]
+
+    def _write(self, db: Connection, batch: Sequence[Append]) -> None:
         at = now()
         logs: list[dict[str, Any]] = []
         awards: list[dict[str, Any]] = []
@@ -209,31 +257,30 @@ class Repository:
                 {"player_id": player, "table_id": item.table_id, "amount": amount, "at": at}
                 for player, amount in (item.xp or {}).items()
             )
-        with self.engine.begin() as db:
-            if awards:
-                # The award rows first: a second award for a match fails before any XP moves.
-                db.execute(insert(XpAward), awards)
-                for award in awards:
-                    db.execute(
-                        update(Player)
-                        .where(Player.id == award["player_id"])
-                        .values(xp=Player.xp + award["amount"])
-                    )
-            if logs:
-                # executemany of one statement compiled once (a multi-row VALUES would be
-                # compiled again for every batch size: more CPU, no faster on SQLite).
-                db.execute(insert(TableLog), logs)
-            for item in batch:
-                if item.status is None and item.result is None:
-                    continue
-                values: dict[str, Any] = {}
-                if item.status is not None:
-                    values["status"] = item.status
-                    if item.status in ("finished", "abandoned"):
-                        values["finished_at"] = at
-                if item.result is not None:
-                    values["result"] = item.result
-                db.execute(update(Table).where(Table.id == item.table_id).values(**values))
+        if awards:
+            # The award rows first: a second award for a match fails before any XP moves.
+            db.execute(insert(XpAward), awards)
+            for award in awards:
+                db.execute(
+                    update(Player)
+                    .where(Player.id == award["player_id"])
+                    .values(xp=Player.xp + award["amount"])
+                )
+        if logs:
+            # executemany of one statement compiled once (a multi-row VALUES would be
+            # compiled again for every batch size: more CPU, no faster on SQLite).
+            db.execute(insert(TableLog), logs)
+        for item in batch:
+            if item.status is None and item.result is None:
+                continue
+            values: dict[str, Any] = {}
+            if item.status is not None:
+                values["status"] = item.status
+                if item.status in ("finished", "abandoned"):
+                    values["finished_at"] = at
+            if item.result is not None:
+                values["result"] = item.result
+            db.execute(update(Table).where(Table.id == item.table_id).values(**values))
 
     def log_from(self, table_id: str, seq: int) -> list[tuple[str, dict[str, Any]]]:
         """The table's log entries ``seq``, ``seq+1``, ... (kind, data)."""
