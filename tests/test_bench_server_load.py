@@ -72,6 +72,10 @@ def test_quick_run_acknowledges_actions() -> None:
     assert server["rss_kib_end"] > 0
     assert "rss_kib_per_table" in server
     assert server["cpu_s"] > 0
-    assert result["load_generator"]["cpu_s"] >= 0
+    generator = result["load_generator"]
+    assert generator["cpu_s"] >= 0
+    # The clients' collector is frozen after set-up: no pause of theirs counts as latency.
+    assert params["client_gc"] == generator["gc"]["mode"] == "frozen"
+    assert generator["gc"]["pauses_ms"]["count"] == 0
     # Five tables are not the target size.
     assert result["target_met"] is False
