@@ -72,6 +72,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=None, help="port (8000)")
     serve.add_argument("--data-dir", default=None, help="where the SQLite database lives")
 
+    worker = commands.add_parser(
+        "bot-worker",
+        help="take bot decisions from Redis (cluster mode)",
+        description="Think for the bots of every `whist serve` on the same Redis. Exit 0 when "
+        "stopped (SIGTERM, SIGINT), 2 without a Redis URL.",
+    )
+    worker.add_argument("--redis-url", default=None, help="redis://... (WHIST_REDIS_URL)")
+    worker.add_argument(
+        "--processes", type=int, default=None, help="bot processes (WHIST_BOT_WORKERS)"
+    )
+
+    cluster = commands.add_parser(
+        "cluster",
+        help="the club's nodes, tables per node, bot workers (cluster mode)",
+        description="Read the cluster's state from Redis and PostgreSQL (WHIST_REDIS_URL, "
+        "WHIST_DATABASE_URL). Exit 2 without them, 1 when they cannot be reached.",
+    )
+    cluster.add_argument("action", choices=["status"], help="status: list nodes and workers")
+    cluster.add_argument("--json", action="store_true", help="print JSON")
+
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     play.add_argument("variant", help="classic, german, plockwhist, japanese, minnesota, swedish")
     add_option_flag(play)
@@ -123,6 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from whist.server.main import run_server
 
         return run_server(args.host, args.port, args.data_dir)
+    if args.command == "bot-worker":
+        from whist.cluster.jobs import run_bot_worker
+
+        return run_bot_worker(args.redis_url, args.processes)
+    if args.command == "cluster":
+        from whist.cluster.status import run_status
+
+        return run_status(args.json)
     if args.command == "variants":
         from whist.variants import describe_all
 

@@ -1,0 +1,1 @@
+"""Cluster mode: many `whist serve` nodes on one PostgreSQL and one Redis."""
