@@ -3,6 +3,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/services.sh
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy
+# The browser client's pure helpers, with node's own test runner (no npm packages).
+if command -v node >/dev/null 2>&1; then
+  node --test tests/js/
+else
+  echo "test: warning: node is not installed: tests/js skipped" >&2
+fi
 .venv/bin/python -m pytest -n 2 "$@"

@@ -356,7 +356,8 @@ def test_an_act_stored_unbeknown_shows_up_before_the_next_act(
             pump(socks, lambda: all(s.version == version + 1 for s in socks))
             assert_whole_log(r, table_id, socks)
             kind, data, _at = r.repo.log(table_id)[-1]
-            assert (kind, data) == ("action", {"seat": mover.view["seat"], **first, "mid": message_id})
+            mine = {"seat": mover.view["seat"], **first, "mid": message_id}
+            assert (kind, data) == ("action", mine)
             play_on(socks, 6)
             assert_whole_log(r, table_id, socks)
             before = [sock.state for sock in socks if sock.state is not None]

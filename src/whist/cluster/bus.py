@@ -26,6 +26,7 @@ import redis.asyncio as redis
 log = logging.getLogger("whist.bus")
 
 RETRY_SECONDS = 0.5  # between two tries to reach Redis again
+STOP_SECONDS = 2.0  # a stopping node waits this long for its connections to close
 MAX_QUEUED = 100_000  # messages waiting while Redis is away: the oldest are dropped
 
 
@@ -66,9 +67,8 @@ class Bus:
         await self.flush()
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        # Bounded: closing a pub/sub connection in the middle of a read can hang.
+        await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (a little) until everything sent so far went out."""
@@ -106,7 +106,7 @@ class Bus:
                         log.exception("a cluster message could not be handled")
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), STOP_SECONDS)  # type: ignore[no-untyped-call]
                 raise
             except Exception as exc:
                 if self._listening:
@@ -116,7 +116,7 @@ class Bus:
                     ready.set_exception(exc)
                     return
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), STOP_SECONDS)  # type: ignore[no-untyped-call]
                 await asyncio.sleep(RETRY_SECONDS)
 
     async def _publish(self) -> None:

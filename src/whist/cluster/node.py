@@ -29,7 +29,7 @@ import redis.asyncio as redis
 
 from whist.cluster.bus import Bus
 from whist.cluster.route import Moved, RemoteTable, Route
-from whist.server.actor import Command, Connection, Refused, TableActor, restore
+from whist.server.actor import Command, Connection, Refused, TableActor, failure, restore
 from whist.server.table import TableState
 from whist.store.leases import Claim, Leases
 
@@ -46,6 +46,10 @@ CLAIM_LIMIT = 25  # leases taken per round (several nodes share a dead node's ta
 ASK_TIMEOUT = 5.0  # seconds an owner has to answer a request
 
 
+def first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 def new_node_id() -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
 
@@ -54,7 +58,11 @@ class Cluster:
     def __init__(self, club: Club, redis_url: str, lease_seconds: float) -> None:
         self.club = club
         self.node = new_node_id()
-        self.redis = redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=3)
+        # health_check_interval: a pooled connection idle across a Redis restart is checked
+        # (and replaced) before use, instead of failing one command.
+        self.redis = redis.from_url(
+            redis_url, socket_timeout=5, socket_connect_timeout=3, health_check_interval=5
+        )
         self.bus = Bus(self.redis, self.node, self._on_message)
         self.bus.on_reconnect = self._reconnected
         self.leases = Leases(club.engine, self.node, lease_seconds)
@@ -122,14 +130,25 @@ class Cluster:
             log.warning("table %s: not drained before the handover", table_id)
 
     async def _every(self, seconds: float, job: Any) -> None:
+        name = getattr(job, "__name__", "a task").strip("_")
+        failing = False
         while True:
             await asyncio.sleep(seconds * random.uniform(0.8, 1.2))
             try:
                 await job()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: %s failed", getattr(job, "__name__", job))
+            except Exception as exc:
+                code, _message = failure(exc)
+                if code != "unavailable":
+                    log.exception("cluster: %s failed", name)
+                elif not failing:  # once per outage, not every second
+                    log.error("cluster: %s failed: %s", name, first_line(exc))
+                failing = True
+            else:
+                if failing:
+                    log.warning("cluster: %s works again", name)
+                failing = False
 
     def keep(self, coroutine_or_task: Coroutine[Any, Any, Any] | asyncio.Task[Any]) -> None:
         """Run a fire-and-forget task without losing the reference to it."""
@@ -180,8 +199,11 @@ class Cluster:
             if time.monotonic() - self._renewed > self.lease_seconds:
                 # Unrenewed, every lease has run out: another node may run these tables
                 # now. Stop them here (their appends are fenced anyway).
-                log.error("leases not renewed for %.0f s (%s): dropping every table",
-                          time.monotonic() - self._renewed, exc)
+                log.error(
+                    "leases not renewed for %.0f s (%s): dropping every table",
+                    time.monotonic() - self._renewed,
+                    first_line(exc),
+                )
                 for table_id in list(held):
                     await self.drop(table_id)
             raise

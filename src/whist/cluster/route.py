@@ -117,11 +117,14 @@ class Route:
             self._attaching = asyncio.get_running_loop().create_task(self._find_owner())
 
     async def _find_owner(self) -> None:
+        told = False
         while not self.closed:
             try:
                 owner = await self.cluster.resolve(self.table_id)
             except Exception as exc:  # the database is away: keep trying
-                log.warning("table %s: owner unknown (%s)", self.table_id, exc)
+                if not told:
+                    log.warning("table %s: owner unknown for now (%s)", self.table_id, exc)
+                    told = True
                 owner = ""
             if owner is None:  # the table has ended and nobody runs it any more
                 self._close(4404, "no such table")

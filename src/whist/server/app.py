@@ -129,7 +129,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         days = settings.session_days if player.login else settings.guest_session_days
         club = club_of(request)
         await club.writer.run(club.repo.create_session, token, player.id, timedelta(days=days))
-        response.set_cookie(COOKIE, token, max_age=int(days * 86400), httponly=True, samesite="lax")
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=int(days * 86400),
+            httponly=True,
+            samesite="lax",
+            domain=settings.cookie_domain or None,
+        )
 
     def me_json(player: Player) -> dict[str, Any]:
         return {
@@ -234,8 +241,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if token:
             club = club_of(request)
             await club.writer.run(club.repo.delete_session, token)
-        response.delete_cookie(COOKIE)
+        response.delete_cookie(COOKIE, domain=settings.cookie_domain or None)
         return {"ok": True}
+
+    @app.get("/api/config")
+    async def config() -> dict[str, Any]:
+        """What the browser needs to know of this club's set-up."""
+        return {"sockets": settings.socket_urls, "clock_seconds": settings.clock_seconds}
 
     @app.get("/api/me")
     async def me(player: Me) -> dict[str, Any]:
@@ -411,7 +423,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4404, reason="no such table")
             return
         await websocket.accept()
-        link: socket.Link = table if isinstance(table, TableActor) else club.route(table_id, viewer)
+        # Cluster mode: through a route even when the table runs here, so that the socket
+        # follows the table when it moves to another node.
+        link: socket.Link
+        if club.cluster is not None:
+            link = club.route(table_id, viewer)
+        else:
+            assert isinstance(table, TableActor)
+            link = table
         await socket.serve(websocket, link, viewer, settings)
 
     # The browser client (src/whist/web): mounted last so /api and /ws routes match first.

@@ -1,7 +1,9 @@
 """``GET /healthz``: whether this server can serve, for a load balancer or a person.
 
-200 when the database answers a ``SELECT 1`` within ``DATABASE_TIMEOUT``, 503 otherwise;
-the same JSON either way: the database check and what this process runs.
+200 when the database answers a ``SELECT 1`` within ``DATABASE_TIMEOUT`` (and, in cluster
+mode, the node reaches Redis), 503 otherwise; the same JSON either way: the database check,
+what this process runs, and in cluster mode the node's part of the cluster (tables owned,
+the bot workers' queue).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, text
 
 import whist
+from whist.cluster.jobs import BotJobs
 from whist.server.club import Club
 
 DATABASE_TIMEOUT = 2.0  # seconds: a health check must answer even when the database hangs
@@ -28,12 +31,25 @@ router = APIRouter()
 async def healthz(request: Request) -> JSONResponse:
     club: Club = request.app.state.club
     database = await check_database(club.engine)
-    body = {
-        "status": "ok" if database["ok"] else "unavailable",
-        "database": database,
-        "process": process_info(club),
-    }
-    return JSONResponse(body, status_code=200 if database["ok"] else 503)
+    ok = database["ok"]
+    body: dict[str, Any] = {"database": database, "process": process_info(club)}
+    if club.cluster is not None:
+        body["cluster"] = cluster = await club.cluster.status()
+        ok = ok and cluster["redis"]
+        if club.jobs is not None:
+            cluster["bot_jobs"] = await jobs_info(club.jobs)
+    body = {"status": "ok" if ok else "unavailable", **body}
+    return JSONResponse(body, status_code=200 if ok else 503)
+
+
+async def jobs_info(jobs: BotJobs) -> dict[str, Any]:
+    """The bot workers' queue as this node sees it (None: Redis did not answer)."""
+    try:
+        depth: int | None = await asyncio.wait_for(jobs.depth(), DATABASE_TIMEOUT)
+        workers = len(await asyncio.wait_for(jobs.workers(), DATABASE_TIMEOUT))
+    except Exception:
+        depth, workers = None, 0
+    return {"queue_depth": depth, "workers": workers}
 
 
 async def check_database(engine: Engine) -> dict[str, Any]:

@@ -31,6 +31,12 @@ class Settings(BaseSettings):
     bot_workers: int = 2
     bot_budget: float = 1.0  # seconds a bot may think
     bot_delay: float = 0.0  # pause before a bot's move is shown (lets people follow)
+    # Several nodes behind several addresses: the WebSocket addresses the browser tries in
+    # turn (wss://a.example.com, ...); empty: the page's own server. The session cookie then
+    # needs a Domain that covers them all (example.com), and the page's origin must be in
+    # allowed_origins.
+    socket_urls: list[str] = Field(default_factory=list)
+    cookie_domain: str = ""
     # Origins allowed to open a WebSocket besides the server's own address.
     allowed_origins: list[str] = Field(default_factory=list)
     max_message_bytes: int = 4096

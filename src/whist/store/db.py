@@ -8,10 +8,11 @@ from pathlib import Path
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 0x77686973  # "whis": the advisory lock that serialises migrations
 
 
 def make_engine(url: str) -> Engine:
@@ -45,6 +46,10 @@ def migrate(engine: Engine) -> None:
     """Bring the database to the newest schema."""
     config = alembic_config(str(engine.url))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Nodes of a cluster may start together on a new database: one migrates, the
+            # others wait here for its commit and then find nothing left to do.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -6,10 +6,36 @@
 // that is no longer legal there was applied before the connection dropped (or is moot), so
 // it is dropped; one that is still legal is re-sent once with the same id. The server
 // answers duplicate_message for an id it already applied: that counts as done.
+//
+// A club of several servers may give more than one address for its sockets (GET
+// /api/config): each new socket goes to the next one, so a dead server is left behind at
+// once (any server of the club serves any table).
 
 const PING_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 15000;
+
+// The WebSocket address of a table for the ``attempt``-th try: the club's socket addresses
+// in turn (``bases``, e.g. ["wss://a.example.com"]), or the page's own server when none are
+// configured. Pure, for node --test.
+export function socketUrl(tableId, attempt, bases, page) {
+  const path = `/ws/tables/${encodeURIComponent(tableId)}`;
+  if (bases && bases.length) return bases[attempt % bases.length].replace(/\/+$/, "") + path;
+  const scheme = page.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${page.host}${path}`;
+}
+
+let addresses = null; // the club's socket addresses, asked once per page
+
+function socketAddresses() {
+  if (!addresses) {
+    addresses = fetch("/api/config", { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : { sockets: [] }))
+      .then((config) => (Array.isArray(config.sockets) ? config.sockets : []))
+      .catch(() => []);
+  }
+  return addresses;
+}
 
 export function sameAction(action, legal) {
   const kind = Object.keys(action)[0];
@@ -29,6 +55,10 @@ export class TableConnection {
     this.stopped = false;
     this.status = "connecting";
     this.counter = 0;
+    this.bases = [];
+    // Sockets opened so far: the next one goes to the next address (from a random one, so
+    // that the pages of a club spread over its servers).
+    this.tries = Math.floor(Math.random() * 1000);
     this.reconnectTimer = null;
     this.pingTimer = null;
     this.awaitingPong = false;
@@ -40,9 +70,10 @@ export class TableConnection {
     };
   }
 
-  start() {
+  async start() {
     window.addEventListener("online", this.onOnline);
     document.addEventListener("visibilitychange", this.onVisible);
+    this.bases = await socketAddresses();
     this.connect();
   }
 
@@ -66,8 +97,7 @@ export class TableConnection {
   }
 
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    return socketUrl(this.tableId, this.tries++, this.bases, location);
   }
 
   connect() {

@@ -1,0 +1,84 @@
+"""Leases and fencing at the store, on a real PostgreSQL: a node that lost a table's lease
+cannot append to its log, whatever it believes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import Engine, text
+
+from test_recovery import postgres_database
+from whist.store.db import make_engine, migrate
+from whist.store.leases import Leases
+from whist.store.models import Table
+from whist.store.repository import Append, Repository, now
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    for url in postgres_database():
+        engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        migrate(engine)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+
+
+def a_table(repo: Repository, table_id: str) -> None:
+    player = repo.create_player("host")
+    assert player is not None
+    repo.create_table(
+        Table(id=table_id, variant="german", options={}, clock_seconds=None, private=False,
+              invite_code=None, host_id=player.id, status="playing", created_at=now(),
+              finished_at=None, result=None)
+    )
+
+
+def expire(engine: Engine, table_id: str) -> None:
+    with engine.begin() as db:
+        db.execute(
+            text("UPDATE table_leases SET expires_at = now() - interval '1 second'"
+                 " WHERE table_id = :t"),
+            {"t": table_id},
+        )
+
+
+def test_an_append_under_a_lost_lease_is_fenced_off_and_stores_nothing(engine: Engine) -> None:
+    repo = Repository(engine)
+    a_table(repo, "t1")
+    old, new = Leases(engine, "old", 30), Leases(engine, "new", 30)
+    assert old.grant("t1") == 1
+    assert new.claim(10) == [], "a live lease is not claimed"
+    expire(engine, "t1")  # the old node paused past its lease
+    (claim,) = new.claim(10)
+    assert (claim.table_id, claim.epoch) == ("t1", 2)
+    assert old.renew({"t1": 1}) == set(), "the old node learns it lost the table"
+    stale = Append("t1", 1, (("start", {}),), epoch=1)
+    fresh = Append("t1", 1, (("start", {}),), epoch=2)
+    assert repo.append_batch([stale]) == [stale]
+    assert repo.log("t1") == []
+    assert repo.append_batch([fresh]) == []
+    assert [kind for kind, _data, _at in repo.log("t1")] == ["start"]
+
+
+def test_a_claim_takes_one_table_once_and_a_release_frees_it_at_once(engine: Engine) -> None:
+    repo = Repository(engine)
+    for table_id in ("t1", "t2"):
+        a_table(repo, table_id)
+    a, b = Leases(engine, "a", 30), Leases(engine, "b", 30)
+    # Tables without a lease row (made before cluster mode) are claimed like expired ones.
+    first = a.claim(1)
+    second = b.claim(10)
+    assert len(first) == 1 and len(second) == 1
+    assert {first[0].table_id, second[0].table_id} == {"t1", "t2"}
+    assert a.claim(10) == [] and b.claim(10) == []
+    held = {first[0].table_id: first[0].epoch}
+    started = time.monotonic()
+    a.release(held)
+    (taken,) = b.claim(10)
+    assert taken.table_id == first[0].table_id and taken.epoch == first[0].epoch + 1
+    assert time.monotonic() - started < 5
+    assert b.per_node() == {"b": 2}
