@@ -222,6 +222,13 @@ class Cluster:
         self._moved(actor)
         await self._unlist(table_id)
 
+    def forget(self, table_id: str) -> None:
+        """An ended table nobody watches any more stops running here: its lease is given
+        up at once (no node claims an ended table), so that asking for it finds it ended."""
+        epoch = self.epochs.pop(table_id, None)
+        if epoch is not None:
+            self.keep(asyncio.to_thread(self.leases.release, {table_id: epoch}))
+
     def fenced(self, table_id: str) -> None:
         """An append of ``table_id`` was fenced off: another node runs it."""
         if table_id in self.epochs:

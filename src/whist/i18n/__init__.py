@@ -63,6 +63,7 @@ ERROR_MESSAGES: dict[str, str] = {
     "unavailable_variant": "That variant is not available.",
     # server
     "internal": "Something went wrong on the server.",
+    "unavailable": "The club's servers cannot be reached just now: try again in a moment.",
     "bad_message": "The server did not understand the message.",
     "duplicate_message": "That was already sent.",
     "not_seated": "You have no seat at this table.",

@@ -41,7 +41,6 @@ def frame_text(message: dict[str, Any]) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-MOVED = "moved"  # a request reached a node that no longer runs the table: ask again
 UNAVAILABLE = "unavailable"
 
 
@@ -201,7 +200,8 @@ class TableActor:
                 # answered; a request is asked again where the table runs.
                 log.warning("table %s: %s not stored: fenced off", self.table_id, command.kind)
                 if command.reply is not None and not command.reply.done():
-                    command.reply.set_exception(Refused(MOVED, "the table moved"))
+                    message = "the table is moving to another server: try again"
+                    command.reply.set_exception(Refused(UNAVAILABLE, message))
                 continue
             except Exception as exc:  # a bug must not kill the table: log it, keep serving
                 code, message = failure(exc)

@@ -165,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        status = {"internal": 500, "unavailable": 503, "moved": 503, "no_table": 404}
+        status = {"internal": 500, "unavailable": 503, "no_table": 404}
         return error(status.get(exc.code, 409), exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)

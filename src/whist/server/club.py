@@ -147,7 +147,7 @@ class Club:
         """Drop an ended table's actor (its task ends when the current command is done)."""
         actor = self.actors.pop(table_id, None)
         if self.cluster is not None:
-            self.cluster.epochs.pop(table_id, None)  # its lease runs out by itself
+            self.cluster.forget(table_id)
         if actor is not None and actor._task is not None:
             actor._task.get_loop().call_soon(actor._task.cancel)
 
