@@ -43,7 +43,8 @@ def cluster(tmp_path: Path, redis: Redis) -> Iterator[Cluster]:
 
 
 def play(seats: list[Seat], actions: int, rng: random.Random) -> list[tuple[Seat, int]]:
-    """The humans make ``actions`` moves (random legal ones); returns each ack's version."""
+    """The humans make ``actions`` moves (random legal ones; fewer when the match ends);
+    returns each ack's version."""
     acked: list[tuple[Seat, int]] = []
     deadline = time.monotonic() + 90
     while len(acked) < actions:
@@ -51,6 +52,8 @@ def play(seats: list[Seat], actions: int, rng: random.Random) -> list[tuple[Seat
         newest = max([s.version for s in seats] + [version for _s, version in acked])
         for seat in seats:  # every seat sees the newest state first
             seat.wait(lambda s=seat, n=newest: s.version >= n, f"version {newest}", 30)
+        if seats[0].view["over"]:
+            break
         mover = next((s for s in seats if s.my_turn()), None)
         if mover is not None:
             acked.append((mover, mover.act(rng.choice(mover.view["legal"]))))
@@ -115,6 +118,9 @@ def test_a_table_is_played_from_sockets_on_every_node(cluster: Cluster) -> None:
         assert seat.versions == sorted(seat.versions), "frames out of order"
         assert seat.view["seat"] in (0, 2)
     assert seats[0].view["hand"] != seats[1].view["hand"]
+    # Presence: the owner counts the sockets on the other node as connected.
+    connected = [seat["connected"] for seat in seats[0].table["seats"]]
+    assert connected == [True, False, True, False], connected
     watcher.wait(lambda: watcher.version >= seats[0].version, "the moves", 30)
     assert watcher.view["seat"] is None and watcher.view["hand"] == []
     assert_log_whole(cluster, table_id, acked)
@@ -353,3 +359,24 @@ def test_the_database_going_away_refuses_then_resumes(tmp_path: Path, redis: Red
         finally:
             cluster.close()
             proxy.close()
+
+
+def test_xp_is_awarded_once_when_a_match_ends_after_a_failover(cluster: Cluster) -> None:
+    """A one-deal match whose node is killed mid-deal ends on the other node: each winner
+    gets its XP once, the same seen from both nodes."""
+    a, b = cluster.add(), cluster.add()
+    table_id, (host, guest) = two_humans(cluster, target=1)
+    seats = [Seat(host, [a, b], table_id), Seat(guest, [b, a], table_id)]
+    rng = random.Random(7)
+    acked = play(seats, 4, rng)
+    a.kill()
+    while not seats[0].view["over"]:
+        acked += play(seats, 1, rng)
+    a.start()
+    assert_log_whole(cluster, table_id, acked)
+    with psycopg.connect(cluster.database_url, autocommit=True) as db:
+        winner = db.execute("SELECT result FROM tables WHERE id = %s", (table_id,)).fetchone()
+    side = winner[0]["winner"]
+    for seat, player in zip((0, 2), (host, guest), strict=True):
+        xp = {player.ok(node, "GET", "/api/me")["xp"] for node in (a, b)}
+        assert xp == {100 if seat % 2 == side else 0}, (seat, side, xp)
