@@ -144,11 +144,15 @@ class Client:
         self.reply: tuple[str, asyncio.Future[tuple[int | None, float]]] | None = None
         self.in_flight: float | None = None  # when the action waiting for its answer was sent
         self.sent = 0
+        # Its node: the people of a table spread over the nodes (as a load balancer would
+        # spread them), so that most tables are watched from more than one node.
+        ports = self.worker.ports
+        self.port = ports[(group.index + index) % len(ports)]
 
     async def guest(self) -> None:
         name = f"load{self.group.index}-{self.index}"
         status, body, cookie = await http(
-            self.worker.port, "POST", "/api/guest", {"nickname": name}
+            self.port, "POST", "/api/guest", {"nickname": name}
         )
         if status != 200 or cookie is None:
             raise SetupError(f"guest: HTTP {status} {body}")
@@ -160,7 +164,7 @@ class Client:
         self.legal, self.finished, self.closing = [], False, False
         self.arrivals.clear()
         self.ws = await connect(
-            f"ws://127.0.0.1:{self.worker.port}/ws/tables/{table_id}",
+            f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}",
             additional_headers={"Cookie": f"{COOKIE}={self.cookie}"},
             compression=self.worker.compression,
             proxy=None,
@@ -282,7 +286,10 @@ class Group:
     def __init__(self, worker: Worker, index: int) -> None:
         self.worker = worker
         self.index = index
-        self.clients = [Client(self, k) for k in range(worker.players)]
+        # A share of the tables (--master-share) seat one person against MASTER bots.
+        self.bots = worker.master_every > 0 and index % worker.master_every == 0
+        people = 1 if self.bots else worker.players
+        self.clients = [Client(self, k) for k in range(people)]
         self.table_id: str | None = None
         self.ready = False
         self.rematching = False
@@ -307,12 +314,18 @@ class Group:
         then everyone connects."""
         worker = self.worker
         host, *others = self.clients
+        bots = {str(seat): "master" for seat in range(1, worker.players)} if self.bots else {}
         async with worker.limit:
             status, body, _ = await http(
-                worker.port,
+                host.port,
                 "POST",
                 "/api/tables",
-                {"variant": worker.variant, "options": worker.options, "clock": False},
+                {
+                    "variant": worker.variant,
+                    "options": worker.options,
+                    "clock": False,
+                    "bots": bots,
+                },
                 host.cookie,
             )
             if status != 200:
@@ -320,7 +333,7 @@ class Group:
             table_id = body["id"]
             for client in others:
                 status, body, _ = await http(
-                    worker.port, "POST", f"/api/tables/{table_id}/join", {}, client.cookie
+                    client.port, "POST", f"/api/tables/{table_id}/join", {}, client.cookie
                 )
                 if status != 200:
                     raise SetupError(f"join: HTTP {status} {body}")
@@ -387,7 +400,8 @@ class Worker:
     def __init__(self, conf: dict[str, Any], pipe: Connection) -> None:
         self.conf = conf
         self.pipe = pipe
-        self.port: int = conf["port"]
+        self.ports: list[int] = conf["ports"]
+        self.master_every: int = conf.get("master_every", 0)
         self.variant: str = conf["variant"]
         self.options: dict[str, Any] = conf["options"]
         self.players: int = conf["players"]
@@ -597,7 +611,79 @@ def machine_busy_seconds() -> float | None:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(args: argparse.Namespace, data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its descendants alive now (a node and its bot pool)."""
+    total = 0.0
+    stack = [pid]
+    while stack:
+        current = stack.pop()
+        with contextlib.suppress(OSError, ValueError):
+            total += cpu_seconds(current)
+            for task in Path(f"/proc/{current}/task").iterdir():
+                stack.extend(int(x) for x in (task / "children").read_text().split())
+    return total
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every PostgreSQL process of this machine (the bench's database server
+    is assumed to be local and otherwise idle)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError):
+                if (entry / "comm").read_text().strip() == "postgres":
+                    total += cpu_seconds(int(entry.name))
+    return total
+
+
+def helper_names(args: argparse.Namespace) -> list[str]:
+    names = ["redis"] if args.nodes > 1 else []
+    return names + [f"bot_worker_{k}" for k in range(args.job_workers)]
+
+
+def start_nodes(
+    args: argparse.Namespace, data_dir: Path
+) -> tuple[list[subprocess.Popen[bytes]], list[int], list[subprocess.Popen[bytes]]]:
+    """One server, or (--nodes N) N nodes of a cluster on a private Redis and the database,
+    with --job-workers bot workers: (servers, their ports, helper processes)."""
+    cluster: dict[str, str] = {}
+    helpers: list[subprocess.Popen[bytes]] = []
+    if args.nodes > 1:
+        redis_port = free_port()
+        helpers.append(
+            subprocess.Popen(
+                [shutil.which("redis-server") or "redis-server", "--port", str(redis_port),
+                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                cwd=data_dir,
+                stdout=subprocess.DEVNULL,
+                preexec_fn=exit_with_parent,
+            )
+        )  # fmt: skip
+        time.sleep(0.5)
+        cluster["WHIST_REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+    servers, ports = [], []
+    for index in range(args.nodes):
+        node_dir = data_dir if args.nodes == 1 else data_dir / f"node{index}"
+        node_dir.mkdir(exist_ok=True)
+        ports.append(free_port())
+        servers.append(start_server(args, node_dir, ports[-1], cluster))
+    for index in range(args.job_workers):
+        log = (data_dir / f"bot-worker{index}.log").open("wb")
+        helpers.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "whist.cli", "bot-worker", "--processes", "1"],
+                env=server_env(args, cluster),
+                cwd=data_dir,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=exit_with_parent,
+            )
+        )
+        log.close()
+    return servers, ports, helpers
+
+
+def server_env(args: argparse.Namespace, extra: dict[str, str]) -> dict[str, str]:
     # Only what is set here: a WHIST_* variable of the environment must not leak in.
     env = {key: value for key, value in os.environ.items() if not key.startswith("WHIST_")}
     env |= {
@@ -605,9 +691,17 @@ def start_server(args: argparse.Namespace, data_dir: Path, port: int) -> subproc
         "WHIST_RATE_LIMIT_BURST": "1000",
         "WHIST_BOT_WORKERS": str(args.bot_workers),
         "WHIST_BOT_DELAY": "0",
+        **extra,
     }
     if args.database_url:
         env["WHIST_DATABASE_URL"] = args.database_url
+    return env
+
+
+def start_server(
+    args: argparse.Namespace, data_dir: Path, port: int, extra: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    env = server_env(args, extra or {})
     log = (data_dir / "server.log").open("wb")
     command = [sys.executable, "-m", "whist.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data_dir)]
@@ -644,11 +738,19 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
         server.wait()
 
 
+def logs(data_dir: Path) -> list[Path]:
+    """The servers' logs (one, or one per node) and the bot workers'."""
+    return sorted(data_dir.rglob("*.log"))
+
+
 def log_tail(data_dir: Path, lines: int = 30) -> str:
-    with contextlib.suppress(OSError):
-        text = (data_dir / "server.log").read_text(errors="replace")
-        return "\n".join(text.splitlines()[-lines:])
-    return ""
+    tails = []
+    for path in logs(data_dir):
+        with contextlib.suppress(OSError):
+            text = path.read_text(errors="replace")
+            tail = "\n".join(text.splitlines()[-lines:])
+            tails.append(f"--- {path.relative_to(data_dir)}\n{tail}")
+    return "\n".join(tails)
 
 
 EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b.*")
@@ -657,10 +759,11 @@ EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b.*")
 def log_exceptions(data_dir: Path) -> dict[str, int]:
     """The exceptions the server logged (their last traceback line, shortened), counted."""
     found: Counter[str] = Counter()
-    with contextlib.suppress(OSError):
-        for line in (data_dir / "server.log").read_text(errors="replace").splitlines():
-            if EXCEPTION_LINE.match(line):
-                found[line[:160]] += 1
+    for path in logs(data_dir):
+        with contextlib.suppress(OSError):
+            for line in path.read_text(errors="replace").splitlines():
+                if EXCEPTION_LINE.match(line):
+                    found[line[:160]] += 1
     return dict(found.most_common(10))
 
 
@@ -679,21 +782,21 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     from whist.variants import VARIANTS
 
     players = VARIANTS[args.variant].players
-    port = free_port()
-    progress(f"server on 127.0.0.1:{port}, data in {data_dir}")
-    server = start_server(args, data_dir, port)
-    progress(f"server pid {server.pid}")
+    servers, ports, helpers = start_nodes(args, data_dir)
+    server = servers[0]
+    progress(f"server pids {[s.pid for s in servers]}, ports {ports}, data in {data_dir}")
     procs: list[multiprocessing.process.BaseProcess] = []
     try:
         time.sleep(1.0)  # let start-up settle
-        rss_before = rss_kib(server.pid)
+        rss_before = sum(rss_kib(s.pid) for s in servers)
         context = multiprocessing.get_context("spawn")
         pipes: list[Connection] = []
         tables = list(range(args.tables))
         for k in range(args.client_processes):
             ours, theirs = context.Pipe()
             conf = {
-                "port": port,
+                "ports": ports,
+                "master_every": round(1 / args.master_share) if args.master_share else 0,
                 "variant": args.variant,
                 "options": args.options,
                 "players": players,
@@ -718,29 +821,37 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         for r in readies:
             setup_errors.update(r["setup_errors"])
         progress(f"{ready} tables ready in {setup_seconds:.1f} s; errors {dict(setup_errors)}")
-        rss_setup = rss_kib(server.pid)
+        rss_setup = sum(rss_kib(s.pid) for s in servers)
         start = time.monotonic() + 0.5
         measure = start + args.warmup
         end = measure + args.seconds
         for pipe in pipes:
             pipe.send({"start": start, "measure": measure, "end": end})
         time.sleep(max(0.0, measure - time.monotonic()))
-        server_cpu_before = cpu_seconds(server.pid)
-        loop_cpu_before = cpu_seconds(server.pid, server.pid)  # the event loop's thread
+        nodes_before = [tree_cpu(s.pid) for s in servers]  # with their bot pools
+        helpers_before = [tree_cpu(h.pid) for h in helpers]
+        database_before = postgres_cpu() if args.database_url else 0.0
+        loop_cpu_before = sum(cpu_seconds(s.pid, s.pid) for s in servers)  # event loops
         busy_before = machine_busy_seconds()
         progress(f"warm-up done; measuring for {args.seconds:g} s")
         time.sleep(max(0.0, end - time.monotonic()))
-        server_cpu = cpu_seconds(server.pid) - server_cpu_before
-        loop_cpu = cpu_seconds(server.pid, server.pid) - loop_cpu_before
+        node_cpu = [tree_cpu(s.pid) - b for s, b in zip(servers, nodes_before, strict=True)]
+        helper_cpu = [tree_cpu(h.pid) - b for h, b in zip(helpers, helpers_before, strict=True)]
+        database_cpu = postgres_cpu() - database_before if args.database_url else 0.0
+        server_cpu = sum(node_cpu)
+        loop_cpu = sum(cpu_seconds(s.pid, s.pid) for s in servers) - loop_cpu_before
         busy_after = machine_busy_seconds()
-        rss_end = rss_kib(server.pid)
+        rss_end = sum(rss_kib(s.pid) for s in servers)
         results = [receive(pipe, 60 + DRAIN_SECONDS, "result") for pipe in pipes]
     finally:
         for started in procs:
             started.join(10)
             if started.is_alive():
                 started.kill()
-        stop_server(server)
+        for started_server in servers:
+            stop_server(started_server)
+        for helper in helpers:
+            stop_server(helper)
 
     latencies = [x for r in results for x in r["latencies"]]
     lags = [x for r in results for x in r["lags"]]
@@ -801,6 +912,21 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             "database": "postgresql" if args.database_url else "sqlite",
             "log_exceptions": log_exceptions(data_dir),
         },
+        # Every process serving the club (--nodes: each node with its bot pool, Redis, the
+        # bot workers, PostgreSQL's processes): what an action costs the club in all.
+        "club_cpu": {
+            "nodes": args.nodes,
+            "node_cpu_s": [round(x, 2) for x in node_cpu],
+            "helpers_cpu_s": {
+                name: round(x, 2) for name, x in zip(helper_names(args), helper_cpu, strict=True)
+            },
+            "postgres_cpu_s": round(database_cpu, 2) if args.database_url else None,
+            "cpu_ms_per_action": round(
+                1000 * (server_cpu + sum(helper_cpu) + database_cpu) / acked, 3
+            )
+            if acked
+            else None,
+        },
         "load_generator": {
             "processes": args.client_processes,
             "cpu_s": round(client_cpu, 2),
@@ -859,7 +985,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help='variant options as JSON, e.g. {"target": 50}',
     )
     parser.add_argument("--client-processes", type=int, default=1, help="client processes (1)")
-    parser.add_argument("--bot-workers", type=int, default=2, help="WHIST_BOT_WORKERS (2)")
+    parser.add_argument(
+        "--bot-workers", type=int, default=2,
+        help="WHIST_BOT_WORKERS: bot processes of each node's own pool (2)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--nodes", type=int, default=1,
+        help="whist serve processes: 1, or a cluster of N on --database-url (PostgreSQL) and "
+        "a private Redis; each table's people spread over the nodes",
+    )  # fmt: skip
+    parser.add_argument(
+        "--job-workers", type=int, default=0,
+        help="cluster: `whist bot-worker --processes 1` processes taking the bots' decisions",
+    )  # fmt: skip
+    parser.add_argument(
+        "--master-share", type=float, default=0.0,
+        help="the share of tables where one person plays against MASTER bots (0.25: every "
+        "4th table)",
+    )  # fmt: skip
     parser.add_argument(
         "--client-gc", choices=("frozen", "default"), default="frozen",
         help="the client processes' garbage collector: frozen after set-up and off while "
@@ -891,6 +1034,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--options must be a JSON object")
     if args.tables < 1 or args.seconds <= 0 or args.warmup < 0 or args.client_processes < 1:
         parser.error("--tables, --client-processes >= 1, --seconds > 0, --warmup >= 0")
+    if args.nodes < 1 or args.job_workers < 0 or not 0 <= args.master_share <= 1:
+        parser.error("--nodes >= 1, --job-workers >= 0, 0 <= --master-share <= 1")
+    if args.nodes > 1 and not args.database_url.startswith("postgresql"):
+        parser.error("--nodes > 1 needs --database-url postgresql://...")
+    if args.job_workers and args.nodes == 1:
+        parser.error("--job-workers needs --nodes > 1 (bot workers serve a cluster)")
     args.client_processes = min(args.client_processes, args.tables)
     return args
 
@@ -925,6 +1074,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "client_processes": args.client_processes,
             "client_gc": args.client_gc,
             "bot_workers": args.bot_workers,
+            "nodes": args.nodes,
+            "job_workers": args.job_workers,
+            "master_share": args.master_share,
             "compression": args.compression,
             "seed": args.seed,
             "quick": args.quick,

@@ -27,14 +27,17 @@ def engine() -> Iterator[Engine]:
             engine.dispose()
 
 
-def a_table(repo: Repository, table_id: str) -> None:
+def a_table(repo: Repository, table_id: str, leases: Leases | None = None) -> None:
+    """A playing table; with ``leases``, created under that node's lease (epoch 1)."""
     player = repo.create_player("host")
     assert player is not None
-    repo.create_table(
-        Table(id=table_id, variant="german", options={}, clock_seconds=None, private=False,
-              invite_code=None, host_id=player.id, status="playing", created_at=now(),
-              finished_at=None, result=None)
-    )
+    row = Table(id=table_id, variant="german", options={}, clock_seconds=None, private=False,
+                invite_code=None, host_id=player.id, status="playing", created_at=now(),
+                finished_at=None, result=None)  # fmt: skip
+    if leases is None:
+        repo.create_table(row)
+    else:
+        assert leases.create(row) == 1
 
 
 def expire(engine: Engine, table_id: str) -> None:
@@ -48,9 +51,8 @@ def expire(engine: Engine, table_id: str) -> None:
 
 def test_an_append_under_a_lost_lease_is_fenced_off_and_stores_nothing(engine: Engine) -> None:
     repo = Repository(engine)
-    a_table(repo, "t1")
     old, new = Leases(engine, "old", 30), Leases(engine, "new", 30)
-    assert old.grant("t1") == 1
+    a_table(repo, "t1", old)
     assert new.claim(10) == [], "a live lease is not claimed"
     expire(engine, "t1")  # the old node paused past its lease
     (claim,) = new.claim(10)

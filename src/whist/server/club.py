@@ -214,9 +214,10 @@ class Club:
             finished_at=None,
             result=None,
         )
-        await self.writer.run(self.repo.create_table, row)
-        if self.cluster is not None:
-            epoch = await asyncio.to_thread(self.cluster.leases.grant, table_id)
+        if self.cluster is None:
+            await self.writer.run(self.repo.create_table, row)
+        else:  # the table and this node's lease on it, together
+            epoch = await asyncio.to_thread(self.cluster.leases.create, row)
             self.cluster.granted(table_id, epoch)
         entries = [
             ("seat", {"seat": seat, "why": "bot", "bot": level}) for seat, level in bots.items()

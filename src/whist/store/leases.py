@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session
+
+from whist.store.models import Table
 
 LIVE = ("open", "playing", "suspended")
 
@@ -93,15 +96,18 @@ class Leases:
         self.node = node
         self.ttl = ttl
 
-    def grant(self, table_id: str) -> int:
-        """The lease of a table this node has just created: epoch 1."""
-        with self.engine.begin() as db:
+    def create(self, table: Table) -> int:
+        """Store a new table with this node's lease on it (epoch 1), in one transaction: no
+        other node can claim it in between."""
+        with Session(self.engine, expire_on_commit=False) as db, db.begin():
+            db.add(table)
+            db.flush()
             db.execute(
                 text(
                     "INSERT INTO table_leases (table_id, node, epoch, expires_at, renewed_at)"
                     " VALUES (:table_id, :node, 1, now() + make_interval(secs => :ttl), now())"
                 ),
-                {"table_id": table_id, "node": self.node, "ttl": self.ttl},
+                {"table_id": table.id, "node": self.node, "ttl": self.ttl},
             )
         return 1
 
