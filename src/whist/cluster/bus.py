@@ -3,7 +3,10 @@
 Every node listens on its own channel (``whist:node:<id>``) and sends to another node's. A
 table's frames must reach a socket in the order the owner built them: all of this node's
 messages go out through one connection, in the order ``send`` was called (Redis delivers a
-connection's publications to a subscriber in order). Messages are JSON (orjson).
+connection's publications to a subscriber in order). Messages are JSON (orjson), but for
+the frames a table sends to sockets on other nodes — nearly all of the traffic — which go
+as they are, behind a marker byte and the connection's id: a frame is JSON text already,
+and wrapping it in JSON would escape it on one node and unescape it on the other.
 
 Redis carries messages only; the truth is in PostgreSQL. When Redis goes away, messages of
 the outage are lost: ``up`` turns False (routes refuse what they cannot forward, with a
@@ -35,13 +38,19 @@ def channel(node: str) -> str:
 
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+FrameHandler = Callable[[str, str], Awaitable[None]]  # (connection id, frame text)
+FRAME = b"\x00"  # a message that is a frame: the marker, the connection's id, the text
+KEY_BYTES = 16  # connection ids are 16 characters (secrets.token_hex(8))
 
 
 class Bus:
-    def __init__(self, client: redis.Redis, node: str, handle: Handler) -> None:
+    def __init__(
+        self, client: redis.Redis, node: str, handle: Handler, on_frame: FrameHandler
+    ) -> None:
         self.client = client
         self.node = node
         self.handle = handle
+        self.on_frame = on_frame
         self.on_reconnect: Callable[[], None] = lambda: None
         self._queue: deque[tuple[str, bytes]] = deque(maxlen=MAX_QUEUED)
         self._wake = asyncio.Event()
@@ -81,6 +90,12 @@ class Bus:
         self._queue.append((channel(node), orjson.dumps(message)))
         self._wake.set()
 
+    def send_frame(self, node: str, key: str, text: str) -> None:
+        """Queue a frame for the socket ``key`` on ``node``, in order with ``send``."""
+        assert len(key) == KEY_BYTES
+        self._queue.append((channel(node), FRAME + key.encode() + text.encode()))
+        self._wake.set()
+
     # ------------------------------------------------------------------ inside
     async def _listen(self, ready: asyncio.Future[None]) -> None:
         first = True
@@ -100,8 +115,13 @@ class Bus:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
+                    data: bytes = message["data"]
                     try:
-                        await self.handle(orjson.loads(message["data"]))
+                        if data[:1] == FRAME:
+                            end = 1 + KEY_BYTES
+                            await self.on_frame(data[1:end].decode(), data[end:].decode())
+                        else:
+                            await self.handle(orjson.loads(data))
                     except Exception:  # one bad message must not stop the node's line
                         log.exception("a cluster message could not be handled")
             except asyncio.CancelledError:

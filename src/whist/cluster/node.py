@@ -63,7 +63,7 @@ class Cluster:
         self.redis = redis.from_url(
             redis_url, socket_timeout=5, socket_connect_timeout=3, health_check_interval=5
         )
-        self.bus = Bus(self.redis, self.node, self._on_message)
+        self.bus = Bus(self.redis, self.node, self._on_message, self._on_frame)
         self.bus.on_reconnect = self._reconnected
         self.leases = Leases(club.engine, self.node, lease_seconds)
         self.lease_seconds = lease_seconds
@@ -267,13 +267,14 @@ class Cluster:
         return actor if actor is not None else RemoteTable(self, table_id)
 
     # ------------------------------------------------------------ messages
+    async def _on_frame(self, key: str, text: str) -> None:
+        route = self.routes.get(key)
+        if route is not None:
+            await route.deliver(text)
+
     async def _on_message(self, message: dict[str, Any]) -> None:
         op = message.get("op")
-        if op == "frame":
-            route = self.routes.get(message["conn"])
-            if route is not None:
-                await route.deliver(message["text"])
-        elif op == "close":
+        if op == "close":
             route = self.routes.get(message["conn"])
             if route is not None:
                 route.proxy.close(message["code"], message["reason"])
@@ -320,7 +321,7 @@ class Cluster:
         bus = self.bus
 
         async def send(text: str) -> None:
-            bus.send(node, {"op": "frame", "conn": key, "text": text})
+            bus.send_frame(node, key, text)
 
         def close(code: int, reason: str) -> None:
             bus.send(node, {"op": "close", "conn": key, "code": code, "reason": reason})
