@@ -71,7 +71,10 @@ def test_a_claim_takes_one_table_once_and_a_release_frees_it_at_once(engine: Eng
     for table_id in ("t1", "t2"):
         a_table(repo, table_id)
     a, b = Leases(engine, "a", 30), Leases(engine, "b", 30)
-    # Tables without a lease row (made before cluster mode) are claimed like expired ones.
+    # Tables without a lease row (made before cluster mode) are claimed like expired ones
+    # once a node has given them a lease row (when it starts).
+    assert a.claim(10) == []
+    assert a.lease_unleased() == 2
     first = a.claim(1)
     second = b.claim(10)
     assert len(first) == 1 and len(second) == 1

@@ -83,6 +83,9 @@ class Cluster:
     async def start(self) -> None:
         await self.bus.start()
         await self._beat()
+        unleased = await asyncio.to_thread(self.leases.lease_unleased)
+        if unleased:
+            log.info("%d live tables of before cluster mode can now be claimed", unleased)
         await self._claim()
         loop = asyncio.get_running_loop()
         self._loops = [

@@ -38,8 +38,8 @@ class Owner:
     live: bool  # the lease has not expired
 
 
-# Live tables that never got a lease (created by a node that died before granting it, or
-# before cluster mode): a lease row that has expired already, so that a claim takes it.
+# Live tables that never got a lease (made before cluster mode: a node creates a table and
+# its lease together): a lease row that has expired already, so that a claim takes it.
 _MISSING = text(
     """
     INSERT INTO table_leases (table_id, node, epoch, expires_at, renewed_at)
@@ -111,10 +111,15 @@ class Leases:
             )
         return 1
 
+    def lease_unleased(self) -> int:
+        """Give every live table without a lease row (one made before cluster mode) an
+        expired lease, which a claim then takes. Returns how many there were."""
+        with self.engine.begin() as db:
+            return db.execute(_MISSING).rowcount
+
     def claim(self, limit: int, table_id: str | None = None) -> list[Claim]:
         """Take up to ``limit`` expired leases of live tables (or that of ``table_id``)."""
         with self.engine.begin() as db:
-            db.execute(_MISSING)
             params: dict[str, object] = {"node": self.node, "ttl": self.ttl, "limit": limit}
             if table_id is not None:
                 params["table_id"] = table_id
