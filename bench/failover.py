@@ -102,8 +102,8 @@ def owners(url: str, tables: Sequence[str]) -> dict[str, tuple[str | None, int]]
         rows = db.execute(
             """
             SELECT t.id,
-                   (SELECT node FROM table_leases l
-                     WHERE l.table_id = t.id AND l.expires_at > now()),
+                   (SELECT l.node FROM table_leases l JOIN cluster_nodes h ON h.node = l.node
+                     WHERE l.table_id = t.id AND h.expires_at > now()),
                    (SELECT coalesce(max(seq), 0) FROM table_log g WHERE g.table_id = t.id)
             FROM tables t WHERE t.id = ANY(%s)
             """,

@@ -110,7 +110,8 @@ class Cluster:
 
         with psycopg.connect(self.database_url, autocommit=True) as db:
             row = db.execute(
-                "SELECT node FROM table_leases WHERE table_id = %s AND expires_at > now()",
+                "SELECT l.node FROM table_leases l JOIN cluster_nodes h ON h.node = l.node"
+                " WHERE l.table_id = %s AND h.expires_at > now()",
                 (table_id,),
             ).fetchone()
         return None if row is None else str(row[0])

@@ -40,24 +40,28 @@ def a_table(repo: Repository, table_id: str, leases: Leases | None = None) -> No
         assert leases.create(row) == 1
 
 
-def expire(engine: Engine, table_id: str) -> None:
+def expire(engine: Engine, node: str) -> None:
+    """The node paused (or died) past its lease: its heartbeat has run out."""
     with engine.begin() as db:
         db.execute(
-            text("UPDATE table_leases SET expires_at = now() - interval '1 second'"
-                 " WHERE table_id = :t"),
-            {"t": table_id},
-        )
+            text("UPDATE cluster_nodes SET expires_at = now() - interval '1 second'"
+                 " WHERE node = :node"),
+            {"node": node},
+        )  # fmt: skip
 
 
 def test_an_append_under_a_lost_lease_is_fenced_off_and_stores_nothing(engine: Engine) -> None:
     repo = Repository(engine)
     old, new = Leases(engine, "old", 30), Leases(engine, "new", 30)
+    old.beat()
+    new.beat()
     a_table(repo, "t1", old)
     assert new.claim(10) == [], "a live lease is not claimed"
-    expire(engine, "t1")  # the old node paused past its lease
+    expire(engine, "old")  # the old node paused past its lease
     (claim,) = new.claim(10)
     assert (claim.table_id, claim.epoch) == ("t1", 2)
-    assert old.renew({"t1": 1}) == set(), "the old node learns it lost the table"
+    assert old.beat() == {}, "the old node learns it lost the table"
+    assert new.beat() == {"t1": 2}
     stale = Append("t1", 1, (("start", {}),), epoch=1)
     fresh = Append("t1", 1, (("start", {}),), epoch=2)
     assert repo.append_batch([stale]) == [stale]
@@ -71,6 +75,8 @@ def test_a_claim_takes_one_table_once_and_a_release_frees_it_at_once(engine: Eng
     for table_id in ("t1", "t2"):
         a_table(repo, table_id)
     a, b = Leases(engine, "a", 30), Leases(engine, "b", 30)
+    a.beat()
+    b.beat()
     # Tables without a lease row (made before cluster mode) are claimed like expired ones
     # once a node has given them a lease row (when it starts).
     assert a.claim(10) == []

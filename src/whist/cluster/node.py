@@ -1,9 +1,10 @@
 """A node of the club in cluster mode: the tables it runs, and its part in the others.
 
 - **Ownership.** A node runs the tables whose lease it holds (``whist.store.leases``): it
-  renews them every ``lease_seconds / 4``, claims expired ones (a dead or stopped node's)
-  every second, and rebuilds each claimed table from its log. A table whose lease it lost
-  is dropped at once; its appends were fenced off anyway.
+  holds them all by renewing its heartbeat row every ``lease_seconds / 4``, claims the
+  leases of nodes gone for ``lease_seconds`` (or released) every second, and rebuilds each
+  claimed table from its log. A table whose lease it lost is dropped at once; its appends
+  were fenced off anyway.
 - **Owner side.** Commands for its tables from sockets on other nodes arrive over the bus;
   each such socket is a ``Connection`` here whose frames go back over the bus.
 - **Socket side.** Sockets and HTTP requests for tables run elsewhere go through
@@ -82,6 +83,8 @@ class Cluster:
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
         await self.bus.start()
+        await asyncio.to_thread(self.leases.beat)  # before any table: they hang on it
+        await asyncio.to_thread(self.leases.forget_old_nodes)
         await self._beat()
         unleased = await asyncio.to_thread(self.leases.lease_unleased)
         if unleased:
@@ -109,6 +112,7 @@ class Cluster:
             await actor.stop()
         try:
             await asyncio.to_thread(self.leases.release, held)
+            await asyncio.to_thread(self.leases.leave)
         except Exception:
             log.exception("could not release the leases: they expire by themselves")
         self.epochs.clear()
@@ -197,7 +201,7 @@ class Cluster:
     async def _renew(self) -> None:
         held = dict(self.epochs)
         try:
-            kept = await asyncio.to_thread(self.leases.renew, held)
+            holding = await asyncio.to_thread(self.leases.beat)
         except Exception as exc:
             if time.monotonic() - self._renewed > self.lease_seconds:
                 # Unrenewed, every lease has run out: another node may run these tables
@@ -211,6 +215,7 @@ class Cluster:
                     await self.drop(table_id)
             raise
         self._renewed = time.monotonic()
+        kept = {t for t, epoch in held.items() if holding.get(t) == epoch}
         for table_id in set(held) - kept:
             log.warning("table %s: another node runs it now", table_id)
             await self.drop(table_id)

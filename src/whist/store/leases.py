@@ -1,11 +1,19 @@
 """Leases: in cluster mode each live table is run by one node at a time.
 
-A node holds a table's lease for ``ttl`` seconds and renews it while it runs the table. A
-lease that was not renewed in time (its node died, paused, or lost the database) may be
-claimed by any node: the claim raises the lease's epoch, and every log append checks that
-epoch in its own transaction (``Repository.append_batch``), so the former owner, whatever it
-believes, can never write to the table again. PostgreSQL only: times are the database's
-(``now()``), so the nodes' clocks need not agree, and claims use ``SKIP LOCKED``.
+A table's lease names the node running it and an epoch. The node holds all its leases by
+one heartbeat row of its own (``cluster_nodes``), renewed every ``ttl / 4`` seconds: a
+lease whose node has not renewed its heartbeat for ``ttl`` seconds (the node died, paused,
+or lost the database), or that its node released, may be claimed by any node. The claim
+raises the lease's epoch, and every log append checks that epoch in its own transaction,
+under the lease row's lock (``Repository.append_batch``): the former owner, whatever it
+believes, can never write to the table again.
+
+Renewing is one row per node, not one per table: it takes no lock an append takes, so
+renewals never wait for a table's commit, nor a commit for a renewal. Claims skip rows an
+append has locked (``SKIP LOCKED``) and take them in a later round.
+
+PostgreSQL only: times are the database's (``now()``), so that the nodes' clocks need not
+agree.
 """
 
 from __future__ import annotations
@@ -18,13 +26,12 @@ from sqlalchemy.orm import Session
 
 from whist.store.models import Table
 
-LIVE = ("open", "playing", "suspended")
-
 
 @dataclass(frozen=True)
 class Claim:
-    """A lease this node has just taken: the table, its new epoch, and when the former
-    owner last renewed it (its last sign of life: clocks are not charged after it)."""
+    """A lease this node has just taken: the table, its new epoch, and the former owner's
+    last sign of life (its last heartbeat, or when it released the table): clocks are not
+    charged after it."""
 
     table_id: str
     epoch: int
@@ -35,53 +42,54 @@ class Claim:
 class Owner:
     node: str
     epoch: int
-    live: bool  # the lease has not expired
+    live: bool  # its node's heartbeat is fresh
 
+
+LIVE_STATUSES = "('open', 'playing', 'suspended')"
 
 # Live tables that never got a lease (made before cluster mode: a node creates a table and
-# its lease together): a lease row that has expired already, so that a claim takes it.
-_MISSING = text(
-    """
-    INSERT INTO table_leases (table_id, node, epoch, expires_at, renewed_at)
-    SELECT t.id, '', 0, now() - interval '1 second', now() FROM tables t
-    WHERE t.status IN ('open', 'playing', 'suspended')
+# its lease together): a released lease row, which a claim then takes.
+_UNLEASED = text(
+    f"""
+    INSERT INTO table_leases (table_id, node, epoch, since)
+    SELECT t.id, '', 0, now() FROM tables t
+    WHERE t.status IN {LIVE_STATUSES}
       AND NOT EXISTS (SELECT 1 FROM table_leases l WHERE l.table_id = t.id)
     ON CONFLICT DO NOTHING
     """
 )
 
-_CLAIM = """
+_CLAIM = f"""
     UPDATE table_leases l
-    SET node = :node, epoch = l.epoch + 1,
-        expires_at = now() + make_interval(secs => :ttl), renewed_at = now()
+    SET node = :node, epoch = l.epoch + 1, since = now()
     FROM (
-        SELECT l2.table_id, l2.renewed_at FROM table_leases l2
+        SELECT l2.table_id, coalesce(h.seen_at, l2.since) AS last_seen
+        FROM table_leases l2
         JOIN tables t ON t.id = l2.table_id
-        WHERE l2.expires_at < now() AND t.status IN ('open', 'playing', 'suspended') {only}
-        ORDER BY l2.expires_at
+        LEFT JOIN cluster_nodes h ON h.node = l2.node
+        WHERE t.status IN {LIVE_STATUSES}
+          AND (h.node IS NULL OR h.expires_at < now()) {{only}}
+        ORDER BY l2.table_id
         LIMIT :limit
         FOR UPDATE OF l2 SKIP LOCKED
     ) old
     WHERE l.table_id = old.table_id
-    RETURNING l.table_id, l.epoch, old.renewed_at
+    RETURNING l.table_id, l.epoch, old.last_seen
 """
 CLAIM_ANY = text(_CLAIM.format(only=""))
 CLAIM_ONE = text(_CLAIM.format(only="AND l2.table_id = :table_id"))
 
-_RENEW = text(
+_BEAT = text(
     """
-    UPDATE table_leases l
-    SET expires_at = now() + make_interval(secs => :ttl), renewed_at = now()
-    FROM unnest(CAST(:ids AS text[]), CAST(:epochs AS integer[])) AS mine(table_id, epoch)
-    WHERE l.table_id = mine.table_id AND l.epoch = mine.epoch AND l.node = :node
-    RETURNING l.table_id
+    INSERT INTO cluster_nodes (node, expires_at, seen_at)
+    VALUES (:node, now() + make_interval(secs => :ttl), now())
+    ON CONFLICT (node) DO UPDATE SET expires_at = excluded.expires_at, seen_at = now()
     """
 )
 
 _RELEASE = text(
     """
-    UPDATE table_leases l
-    SET expires_at = now() - interval '1 second', renewed_at = now()
+    UPDATE table_leases l SET node = '', since = now()
     FROM unnest(CAST(:ids AS text[]), CAST(:epochs AS integer[])) AS mine(table_id, epoch)
     WHERE l.table_id = mine.table_id AND l.epoch = mine.epoch AND l.node = :node
     """
@@ -96,6 +104,27 @@ class Leases:
         self.node = node
         self.ttl = ttl
 
+    def beat(self) -> dict[str, int]:
+        """Renew this node's hold on its leases; returns the leases it holds now (table ->
+        epoch): a table it runs that is missing here, or has another epoch, was claimed by
+        another node meanwhile."""
+        with self.engine.begin() as db:
+            db.execute(_BEAT, {"node": self.node, "ttl": self.ttl})
+            rows = db.execute(
+                text("SELECT table_id, epoch FROM table_leases WHERE node = :node"),
+                {"node": self.node},
+            )
+            return {row[0]: int(row[1]) for row in rows}
+
+    def leave(self) -> None:
+        """This node stops: whatever it still holds may be claimed at once."""
+        with self.engine.begin() as db:
+            db.execute(
+                text("UPDATE cluster_nodes SET expires_at = now() - interval '1 second'"
+                     " WHERE node = :node"),
+                {"node": self.node},
+            )  # fmt: skip
+
     def create(self, table: Table) -> int:
         """Store a new table with this node's lease on it (epoch 1), in one transaction: no
         other node can claim it in between."""
@@ -104,43 +133,32 @@ class Leases:
             db.flush()
             db.execute(
                 text(
-                    "INSERT INTO table_leases (table_id, node, epoch, expires_at, renewed_at)"
-                    " VALUES (:table_id, :node, 1, now() + make_interval(secs => :ttl), now())"
+                    "INSERT INTO table_leases (table_id, node, epoch, since)"
+                    " VALUES (:table_id, :node, 1, now())"
                 ),
-                {"table_id": table.id, "node": self.node, "ttl": self.ttl},
+                {"table_id": table.id, "node": self.node},
             )
         return 1
 
     def lease_unleased(self) -> int:
-        """Give every live table without a lease row (one made before cluster mode) an
-        expired lease, which a claim then takes. Returns how many there were."""
+        """Give every live table without a lease row (one made before cluster mode) a
+        released lease, which a claim then takes. Returns how many there were."""
         with self.engine.begin() as db:
-            return db.execute(_MISSING).rowcount
+            return db.execute(_UNLEASED).rowcount
 
     def claim(self, limit: int, table_id: str | None = None) -> list[Claim]:
-        """Take up to ``limit`` expired leases of live tables (or that of ``table_id``)."""
+        """Take up to ``limit`` leases of live tables whose node is gone or released them
+        (or only that of ``table_id``)."""
         with self.engine.begin() as db:
-            params: dict[str, object] = {"node": self.node, "ttl": self.ttl, "limit": limit}
+            params: dict[str, object] = {"node": self.node, "limit": limit}
             if table_id is not None:
                 params["table_id"] = table_id
             rows = db.execute(CLAIM_ONE if table_id is not None else CLAIM_ANY, params)
             return [Claim(row[0], row[1], row[2]) for row in rows]
 
-    def renew(self, held: dict[str, int]) -> set[str]:
-        """Extend the leases this node holds (table -> epoch); returns the tables whose
-        lease it still holds. The others were claimed by another node meanwhile."""
-        if not held:
-            return set()
-        ids = list(held)
-        with self.engine.begin() as db:
-            rows = db.execute(
-                _RENEW,
-                {"ids": ids, "epochs": [held[t] for t in ids], "node": self.node, "ttl": self.ttl},
-            )
-            return {row[0] for row in rows}
-
     def release(self, held: dict[str, int]) -> None:
-        """Give up these leases now (a graceful stop): any node may claim them at once."""
+        """Give up these leases now (a graceful stop, an ended table): any node may claim
+        them at once."""
         if not held:
             return
         ids = list(held)
@@ -148,26 +166,39 @@ class Leases:
             db.execute(_RELEASE, {"ids": ids, "epochs": [held[t] for t in ids], "node": self.node})
 
     def owner(self, table_id: str) -> Owner | None:
-        """Who runs ``table_id`` (None: nobody ever has)."""
+        """Who runs ``table_id`` (None: no lease, the table is not live or unknown)."""
         with self.engine.connect() as db:
             row = db.execute(
                 text(
-                    "SELECT node, epoch, expires_at > now() FROM table_leases"
-                    " WHERE table_id = :table_id"
+                    "SELECT l.node, l.epoch, coalesce(h.expires_at > now(), false)"
+                    " FROM table_leases l LEFT JOIN cluster_nodes h ON h.node = l.node"
+                    " WHERE l.table_id = :table_id"
                 ),
                 {"table_id": table_id},
             ).first()
         return None if row is None else Owner(row[0], row[1], bool(row[2]))
 
     def per_node(self) -> dict[str, int]:
-        """Live tables per node holding an unexpired lease."""
+        """Live tables per node whose heartbeat is fresh."""
         with self.engine.connect() as db:
             rows = db.execute(
                 text(
-                    "SELECT l.node, count(*) FROM table_leases l JOIN tables t ON t.id = l.table_id"
-                    " WHERE l.expires_at > now() AND t.status IN ('open', 'playing', 'suspended')"
+                    "SELECT l.node, count(*) FROM table_leases l"
+                    " JOIN tables t ON t.id = l.table_id"
+                    " JOIN cluster_nodes h ON h.node = l.node"
+                    f" WHERE h.expires_at > now() AND t.status IN {LIVE_STATUSES}"
                     " GROUP BY l.node"
                 )
             )
             return {row[0]: int(row[1]) for row in rows}
 
+    def forget_old_nodes(self) -> None:
+        """Heartbeat rows of nodes gone for a day (each start of a node is a new one)."""
+        with self.engine.begin() as db:
+            db.execute(
+                text(
+                    "DELETE FROM cluster_nodes WHERE expires_at < now() - interval '1 day'"
+                    " AND NOT EXISTS (SELECT 1 FROM table_leases l"
+                    " WHERE l.node = cluster_nodes.node)"
+                )
+            )

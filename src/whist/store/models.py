@@ -97,18 +97,29 @@ class Heartbeat(Base):
 
 
 class TableLease(Base):
-    """Cluster mode: which node runs a live table, until when, and under which epoch.
+    """Cluster mode: which node runs a live table, and under which epoch.
 
     A node appends to a table's log only while the lease row holds its epoch (checked in
     the append's own transaction, under the row's lock): a node that lost the lease while
-    paused or cut off can never write again, whatever it believes. ``renewed_at`` is the
-    owner's last sign of life, so a clock is not charged for the time the table had no
-    owner. Times are the database's, so that nodes' clocks need not agree."""
+    paused or cut off can never write again, whatever it believes. ``node`` is empty when
+    the lease was released (``since`` then says when)."""
 
     __tablename__ = "table_leases"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     node: Mapped[str] = mapped_column(String(80), index=True)
     epoch: Mapped[int] = mapped_column(Integer)
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
-    renewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClusterNode(Base):
+    """Cluster mode: one row per node (per start of a ``whist serve``): it holds its leases
+    while ``expires_at`` is ahead, renewing it every quarter of the lease. ``seen_at`` is
+    its last sign of life: a clock is not charged for the time after it. Times are the
+    database's, so that nodes' clocks need not agree."""
+
+    __tablename__ = "cluster_nodes"
+
+    node: Mapped[str] = mapped_column(String(80), primary_key=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
