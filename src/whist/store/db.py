@@ -32,7 +32,21 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, json_deserializer=orjson.loads)
+    # A connection whose server or network went away must fail, not hang a thread (the
+    # one writer's above all): bounded connecting, and TCP keepalives that notice a dead
+    # peer within about 20 s.
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        json_deserializer=orjson.loads,
+        connect_args={
+            "connect_timeout": 5,
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 5,
+            "keepalives_count": 2,
+        },
+    )
 
 
 def alembic_config(url: str) -> Config:

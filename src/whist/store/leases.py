@@ -59,25 +59,39 @@ _UNLEASED = text(
     """
 )
 
-_CLAIM = f"""
+# A claim is two statements. The first picks candidates: leases of live tables whose node
+# is gone or released them. The second takes them, each only if its epoch is still the one
+# picked and its node still gone, in a fresh snapshot: in one statement, a lease claimed a
+# moment ago by a node that had just come back would be re-checked against that node's
+# heartbeat as the statement's older snapshot saw it (expired), and taken a second time.
+_CANDIDATES = f"""
+    SELECT l2.table_id, l2.epoch FROM table_leases l2
+    JOIN tables t ON t.id = l2.table_id
+    LEFT JOIN cluster_nodes h ON h.node = l2.node
+    WHERE t.status IN {LIVE_STATUSES} AND (h.node IS NULL OR h.expires_at < now()) {{only}}
+    ORDER BY l2.table_id
+    LIMIT :limit
+"""
+CANDIDATES_ANY = text(_CANDIDATES.format(only=""))
+CANDIDATES_ONE = text(_CANDIDATES.format(only="AND l2.table_id = :table_id"))
+
+_CLAIM = text(
+    """
     UPDATE table_leases l
     SET node = :node, epoch = l.epoch + 1, since = now()
     FROM (
         SELECT l2.table_id, coalesce(h.seen_at, l2.since) AS last_seen
         FROM table_leases l2
-        JOIN tables t ON t.id = l2.table_id
+        JOIN unnest(CAST(:ids AS text[]), CAST(:epochs AS integer[])) AS picked(table_id, epoch)
+          ON picked.table_id = l2.table_id AND picked.epoch = l2.epoch
         LEFT JOIN cluster_nodes h ON h.node = l2.node
-        WHERE t.status IN {LIVE_STATUSES}
-          AND (h.node IS NULL OR h.expires_at < now()) {{only}}
-        ORDER BY l2.table_id
-        LIMIT :limit
+        WHERE h.node IS NULL OR h.expires_at < now()
         FOR UPDATE OF l2 SKIP LOCKED
     ) old
     WHERE l.table_id = old.table_id
     RETURNING l.table_id, l.epoch, old.last_seen
-"""
-CLAIM_ANY = text(_CLAIM.format(only=""))
-CLAIM_ONE = text(_CLAIM.format(only="AND l2.table_id = :table_id"))
+    """
+)
 
 _BEAT = text(
     """
@@ -150,10 +164,21 @@ class Leases:
         """Take up to ``limit`` leases of live tables whose node is gone or released them
         (or only that of ``table_id``)."""
         with self.engine.begin() as db:
-            params: dict[str, object] = {"node": self.node, "limit": limit}
+            params: dict[str, object] = {"limit": limit}
             if table_id is not None:
                 params["table_id"] = table_id
-            rows = db.execute(CLAIM_ONE if table_id is not None else CLAIM_ANY, params)
+            query = CANDIDATES_ONE if table_id is not None else CANDIDATES_ANY
+            picked = db.execute(query, params).all()
+            if not picked:
+                return []
+            rows = db.execute(
+                _CLAIM,
+                {
+                    "node": self.node,
+                    "ids": [row[0] for row in picked],
+                    "epochs": [row[1] for row in picked],
+                },
+            )
             return [Claim(row[0], row[1], row[2]) for row in rows]
 
     def release(self, held: dict[str, int]) -> None:
