@@ -5,8 +5,10 @@ table's frames must reach a socket in the order the owner built them: all of thi
 messages go out through one connection, in the order ``send`` was called (Redis delivers a
 connection's publications to a subscriber in order). Messages are JSON (orjson), but for
 the frames a table sends to sockets on other nodes — nearly all of the traffic — which go
-as they are, behind a marker byte and the connection's id: a frame is JSON text already,
-and wrapping it in JSON would escape it on one node and unescape it on the other.
+as they are, behind a marker byte and each socket's id and length: a frame is JSON text
+already, and wrapping it in JSON would escape it on one node and unescape it on the other.
+Frames queued together for one node travel as one message (a change of a table sends one
+frame to each of its sockets there): fewer commands, fewer messages to parse.
 
 Redis carries messages only; the truth is in PostgreSQL. When Redis goes away, messages of
 the outage are lost: ``up`` turns False (routes refuse what they cannot forward, with a
@@ -39,8 +41,39 @@ def channel(node: str) -> str:
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 FrameHandler = Callable[[str, str], Awaitable[None]]  # (connection id, frame text)
-FRAME = b"\x00"  # a message that is a frame: the marker, the connection's id, the text
+FRAMES = 0  # first byte of a message of frames: then (id, 4-byte length, text) each
 KEY_BYTES = 16  # connection ids are 16 characters (secrets.token_hex(8))
+
+
+def pack(queued: list[tuple[str, bytes | None, bytes]]) -> list[tuple[str, bytes]]:
+    """The messages to publish for ``queued`` (channel, socket id or None, payload), in
+    order: runs of frames for one channel joined into one message."""
+    messages: list[tuple[str, bytearray | bytes]] = []
+    for name, key, payload in queued:
+        if key is None:
+            messages.append((name, payload))
+            continue
+        last = messages[-1] if messages else None
+        if last is None or last[0] != name or not isinstance(last[1], bytearray):
+            last = (name, bytearray([FRAMES]))
+            messages.append(last)
+        frames = last[1]
+        assert isinstance(frames, bytearray)
+        frames += key + len(payload).to_bytes(4, "big") + payload
+    return [(name, bytes(data)) for name, data in messages]
+
+
+def unpack(data: bytes) -> list[tuple[str, str]]:
+    """The (socket id, frame text) of a message of frames."""
+    frames = []
+    at = 1
+    while at < len(data):
+        key = data[at : at + KEY_BYTES].decode()
+        size = int.from_bytes(data[at + KEY_BYTES : at + KEY_BYTES + 4], "big")
+        at += KEY_BYTES + 4
+        frames.append((key, data[at : at + size].decode()))
+        at += size
+    return frames
 
 
 class Bus:
@@ -52,7 +85,7 @@ class Bus:
         self.handle = handle
         self.on_frame = on_frame
         self.on_reconnect: Callable[[], None] = lambda: None
-        self._queue: deque[tuple[str, bytes]] = deque(maxlen=MAX_QUEUED)
+        self._queue: deque[tuple[str, bytes | None, bytes]] = deque(maxlen=MAX_QUEUED)
         self._wake = asyncio.Event()
         self._listening = False
         self._sending = True
@@ -87,13 +120,13 @@ class Bus:
 
     def send(self, node: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``node`` (sent in order, by one connection)."""
-        self._queue.append((channel(node), orjson.dumps(message)))
+        self._queue.append((channel(node), None, orjson.dumps(message)))
         self._wake.set()
 
     def send_frame(self, node: str, key: str, text: str) -> None:
         """Queue a frame for the socket ``key`` on ``node``, in order with ``send``."""
         assert len(key) == KEY_BYTES
-        self._queue.append((channel(node), FRAME + key.encode() + text.encode()))
+        self._queue.append((channel(node), key.encode(), text.encode()))
         self._wake.set()
 
     # ------------------------------------------------------------------ inside
@@ -111,19 +144,20 @@ class Bus:
                     log.warning("Redis is back: routes ask their tables again")
                     self.on_reconnect()
                 first = False
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None or message.get("type") != "message":
+                # listen(), not get_message(timeout): no timer set up per message.
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
                         continue
                     data: bytes = message["data"]
                     try:
-                        if data[:1] == FRAME:
-                            end = 1 + KEY_BYTES
-                            await self.on_frame(data[1:end].decode(), data[end:].decode())
+                        if data[0] == FRAMES:
+                            for key, text in unpack(data):
+                                await self.on_frame(key, text)
                         else:
                             await self.handle(orjson.loads(data))
                     except Exception:  # one bad message must not stop the node's line
                         log.exception("a cluster message could not be handled")
+                raise ConnectionError("the subscription ended")
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), STOP_SECONDS)  # type: ignore[no-untyped-call]
@@ -144,7 +178,7 @@ class Bus:
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
-                batch = list(self._queue)
+                batch = pack(list(self._queue))
                 self._queue.clear()
                 try:
                     async with self.client.pipeline(transaction=False) as pipe:
