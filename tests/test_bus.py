@@ -12,7 +12,7 @@ def test_frames_for_one_node_travel_together_and_keep_their_order() -> None:
     a, b = "whist:node:a", "whist:node:b"
     moved = orjson.dumps({"op": "moved", "conn": "k" * 16})
     queued = [
-        (a, b"1" * 16, '{"type":"state","version":1}'.encode()),
+        (a, b"1" * 16, b'{"type":"state","version":1}'),
         (a, b"2" * 16, '{"type":"state","version":1,"x":"Tvåmanswhist ♠"}'.encode()),
         (b, b"3" * 16, b'{"type":"ack"}'),
         (a, None, moved),  # a message between frames keeps its place
