@@ -35,7 +35,7 @@ CONNECT_TIMEOUT = 5  # seconds the start-up check waits for the database
 BACKLOG = 2048  # uvicorn's default
 MAX_FRAME_BYTES = 64 * 1024  # docs/protocol.md, Limits
 GRACEFUL_SECONDS = 5  # open requests' time to finish after a stop signal
-# The garbage collector's thresholds once the club is up (docs/tail.md). At 1,000 tables it
+# The garbage collector's thresholds once the club is up (docs/scaling.md). At 1,000 tables it
 # tracks some 800,000 objects (two dozen coroutines per socket, waiting for the next frame).
 # A full collection walks them all with the event loop stopped: 0.8-1 s. With CPython's
 # (700, 10, 10) one ran every 20-35 s at people's pace and freed nothing (refcounting frees
