@@ -1275,3 +1275,14 @@ def test_a_finished_match_is_kept_with_sheet_replay_and_a_seat_only_record(
         assert p1.get(f"/api/games/{table_id}/record").json() != record
         stranger = r.guest("stranger")
         assert stranger.get(f"/api/games/{table_id}").status_code == 404
+
+
+def test_the_config_tells_the_browser_the_socket_addresses_and_the_clock(tmp_path: Path) -> None:
+    with room(tmp_path) as r:
+        assert r.client.get("/api/config").json() == {"sockets": [], "clock_seconds": 0.5}
+    nodes = ["wss://a.example.com", "wss://b.example.com"]
+    with room(tmp_path / "two", socket_urls=nodes, cookie_domain="example.com") as r:
+        assert r.client.get("/api/config").json()["sockets"] == nodes
+        response = r.browser().post("/api/guest", json={"nickname": "ann"})
+        # The session cookie reaches every node of the club.
+        assert "domain=example.com" in response.headers["set-cookie"].lower()
