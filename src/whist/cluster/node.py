@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -27,6 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis.asyncio as redis
+from redis import exceptions as redis_errors
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 from whist.cluster.bus import Bus
 from whist.cluster.route import Moved, RemoteTable, Route
@@ -61,8 +65,15 @@ class Cluster:
         self.node = new_node_id()
         # health_check_interval: a pooled connection idle across a Redis restart is checked
         # (and replaced) before use, instead of failing one command.
+        # retry: a pooled connection that Redis closed (a restart) is replaced and the
+        # command sent again, not failed (a frame sent twice is harmless: a full state).
         self.redis = redis.from_url(
-            redis_url, socket_timeout=5, socket_connect_timeout=3, health_check_interval=5
+            redis_url,
+            socket_timeout=5,
+            socket_connect_timeout=3,
+            health_check_interval=5,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+            retry_on_error=[redis_errors.ConnectionError, redis_errors.TimeoutError],
         )
         self.bus = Bus(self.redis, self.node, self._on_message, self._on_frame)
         self.bus.on_reconnect = self._reconnected
@@ -76,6 +87,7 @@ class Cluster:
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._listed: dict[str, bytes] = {}  # what this node last wrote to the lobby
         self._renewed = time.monotonic()
+        self._orphans: set[str] = set()  # leases held but not run, at the last renewal
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self.started = time.time()
@@ -176,7 +188,12 @@ class Cluster:
             try:
                 await self.adopt(claim)
             except Exception:
+                # Not run here: give the lease up again rather than hold a table nobody runs
+                # (it is tried again, and the error logged again, until it can be rebuilt).
                 log.exception("table %s: could not be rebuilt from its log", claim.table_id)
+                self.epochs.pop(claim.table_id, None)
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.leases.release, {claim.table_id: claim.epoch})
         return bool(claims)
 
     async def adopt(self, claim: Claim) -> None:
@@ -215,6 +232,16 @@ class Cluster:
                     await self.drop(table_id)
             raise
         self._renewed = time.monotonic()
+        # Leases this node holds but does not run (it dropped them while it could not renew,
+        # and its heartbeat came back): given up, or no node would ever run those tables.
+        # Only when seen twice, a renewal apart: a table being created or adopted here is
+        # in the lease table a moment before it is in ``epochs``.
+        orphans = set(holding) - set(self.epochs)
+        released = {t: holding[t] for t in orphans & self._orphans}
+        self._orphans = orphans - set(released)
+        if released:
+            log.warning("giving up %d leases of tables not run here", len(released))
+            await asyncio.to_thread(self.leases.release, released)
         kept = {t for t, epoch in held.items() if holding.get(t) == epoch}
         for table_id in set(held) - kept:
             log.warning("table %s: another node runs it now", table_id)
@@ -256,7 +283,7 @@ class Cluster:
         if table_id in self.club.actors:
             return self.node
         owner = await asyncio.to_thread(self.leases.owner, table_id)
-        if owner is None:
+        if owner is None or owner.ended:
             return None
         if owner.live:
             if owner.node == self.node:  # being adopted or dropped here: soon known
@@ -265,10 +292,9 @@ class Cluster:
         if await self._claim(table_id):
             return self.node if table_id in self.club.actors else ""
         owner = await asyncio.to_thread(self.leases.owner, table_id)
-        if owner is not None and owner.live:
-            return ""  # claimed by another node a moment ago
-        # Expired and not claimable: the table has ended.
-        return None
+        if owner is None or owner.ended:
+            return None
+        return ""  # claimed by another node a moment ago, or soon claimable: ask again
 
     def table(self, table_id: str) -> TableActor | RemoteTable:
         actor = self.club.actors.get(table_id)
@@ -385,10 +411,16 @@ class Cluster:
         return answer["result"]
 
     def _reconnected(self) -> None:
-        """Redis came back: what was sent meanwhile is lost, so every socket asks its table
-        again (a fresh state; unanswered acts re-sent, a repeat is recognised)."""
+        """Redis came back: what was sent meanwhile is lost, so every socket of this node
+        asks its table again (a fresh state; unanswered acts re-sent, a repeat is
+        recognised), and every socket elsewhere watching a table run here gets a fresh state
+        (frames this node sent it may be lost)."""
         for route in list(self.routes.values()):
             route.moved()
+        for table_id, _node, connection in list(self.remote.values()):
+            actor = self.club.actors.get(table_id)
+            if actor is not None:
+                actor.post(Command("snapshot", connection=connection))
 
     # ------------------------------------------------------- shared views
     async def _beat(self) -> None:

@@ -43,6 +43,7 @@ class Owner:
     node: str
     epoch: int
     live: bool  # its node's heartbeat is fresh
+    ended: bool  # the table is not live any more: nobody will run it again
 
 
 LIVE_STATUSES = "('open', 'playing', 'suspended')"
@@ -164,6 +165,9 @@ class Leases:
         """Take up to ``limit`` leases of live tables whose node is gone or released them
         (or only that of ``table_id``)."""
         with self.engine.begin() as db:
+            # The claimer's own heartbeat first: a lease taken by a node whose heartbeat has
+            # run out (the database was away for all) would at once be claimable again.
+            db.execute(_BEAT, {"node": self.node, "ttl": self.ttl})
             params: dict[str, object] = {"limit": limit}
             if table_id is not None:
                 params["table_id"] = table_id
@@ -195,13 +199,15 @@ class Leases:
         with self.engine.connect() as db:
             row = db.execute(
                 text(
-                    "SELECT l.node, l.epoch, coalesce(h.expires_at > now(), false)"
-                    " FROM table_leases l LEFT JOIN cluster_nodes h ON h.node = l.node"
+                    "SELECT l.node, l.epoch, coalesce(h.expires_at > now(), false),"
+                    f" t.status NOT IN {LIVE_STATUSES}"
+                    " FROM table_leases l JOIN tables t ON t.id = l.table_id"
+                    " LEFT JOIN cluster_nodes h ON h.node = l.node"
                     " WHERE l.table_id = :table_id"
                 ),
                 {"table_id": table_id},
             ).first()
-        return None if row is None else Owner(row[0], row[1], bool(row[2]))
+        return None if row is None else Owner(row[0], row[1], bool(row[2]), bool(row[3]))
 
     def per_node(self) -> dict[str, int]:
         """Live tables per node whose heartbeat is fresh."""
