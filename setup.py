@@ -19,7 +19,7 @@ from setuptools.command.build_ext import build_ext
 # compiled, ``Play(True, card)`` would quietly become seat 1 instead of being refused.
 COMPILED = [
     *(f"src/whist/core/{name}.py" for name in ("cards", "errors", "match", "options")),
-    *(f"src/whist/core/{name}.py" for name in ("rules", "state", "variant")),
+    *(f"src/whist/core/{name}.py" for name in ("components", "rules", "state", "variant")),
     *sorted(str(p) for p in Path("src/whist/variants").glob("*.py") if p.name != "__init__.py"),
 ]
 # What each compiled module was built from (module -> SHA-256 of its source), installed with

@@ -291,10 +291,11 @@ class Sock:
         tally.frames += len(frames)
         if closed_as is None:
             self.table.saw(got.pop().get("version"), tally)  # the sentinel's answer
-        answers = [f for f in got if f.get("type") in ("pong", "ack", "error", "state")]
+        # A hint message is answered by a hint frame (a suggestion or a refusal with a code).
+        answers = [f for f in got if f.get("type") in ("pong", "ack", "error", "state", "hint")]
         for answer in answers:
             tally.answers[answer["type"]] += 1
-            if answer["type"] == "error":
+            if answer["type"] == "error" or (answer["type"] == "hint" and "code" in answer):
                 tally.errors[str(answer.get("code"))] += 1
             elif answer["type"] == "ack":
                 tally.acked += 1

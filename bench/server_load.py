@@ -50,7 +50,7 @@ from whist.server.bots import exit_with_parent
 TARGET_TABLES = 500
 TARGET_P99_MS = 100.0
 HUMAN_MS = (2000.0, 8000.0)  # a person's think time at a card table (the default)
-COOKIE = "whist_session"  # whist.server.app.COOKIE
+COOKIE = "whist_session"  # whist.server.deps.COOKIE
 ACK_TIMEOUT = 30.0  # seconds a client waits for the answer to an action
 DRAIN_SECONDS = 15.0  # after the window: time for the last measured actions to reach everyone
 SETUP_TIMEOUT = 900.0

@@ -160,6 +160,7 @@ class Seat:
         self.pending: tuple[str, dict[str, Any]] | None = None
         self.reconnects = 0
         self.versions: list[int] = []  # of every state frame, in arrival order per socket
+        self.hints: list[dict[str, Any]] = []  # hint frames (advice, or why none)
         self._connect()
         self.wait(lambda: bool(self.state), "the first state")
 
@@ -227,6 +228,8 @@ class Seat:
             self.table = frame["table"]  # newer clocks
         elif kind == "ack":
             self._answered(frame["id"], frame["version"])
+        elif kind == "hint":
+            self.hints.append(frame)
         elif kind == "error":
             if frame.get("code") == "duplicate_message":  # stored before: done
                 self._answered(frame["id"], frame["version"])

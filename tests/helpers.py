@@ -17,6 +17,14 @@ from typing import Any
 
 from whist import records
 from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Resign, Take
+from whist.core.components import (
+    SECRET_CHOICES,
+    STOCK,
+    TABLE_PILES,
+    SecretChoices,
+    Stock,
+    TablePiles,
+)
 from whist.core.errors import WhistError
 from whist.core.match import Match
 from whist.core.state import Deal, Phase
@@ -237,6 +245,24 @@ def replay_of(match: Match) -> Match:
     return replayed
 
 
+# ------------------------------------------------- a deal's mechanics, empty if absent
+# The tests read every variant's deals the same way: a deal without a mechanic reads as
+# one whose component is empty (no stock cards, no piles, nothing locked).
+def stock_of(deal: Deal) -> Stock:
+    part = deal.parts.get(STOCK)
+    return part if isinstance(part, Stock) else Stock((True, True))
+
+
+def piles_of(deal: Deal) -> TablePiles:
+    part = deal.parts.get(TABLE_PILES)
+    return part if isinstance(part, TablePiles) else TablePiles([], [])
+
+
+def secret_choices(deal: Deal) -> SecretChoices:
+    part = deal.parts.get(SECRET_CHOICES)
+    return part if isinstance(part, SecretChoices) else SecretChoices()
+
+
 # ------------------------------------------------------------- where every card is
 def card_locations(match: Match) -> dict[int, list[tuple[Any, ...]]]:
     """Card -> every place it is found in the current deal (each must be exactly one)."""
@@ -246,21 +272,21 @@ def card_locations(match: Match) -> dict[int, list[tuple[Any, ...]]]:
     for seat, hand in enumerate(deal.hands):
         for card in mask_cards(hand):
             where[card].append(("hand", seat))
-    for seat, piles in enumerate(deal.table_up):
+    for seat, piles in enumerate(piles_of(deal).up):
         for pile, card in enumerate(piles):
             if card is not None:
                 where[card].append(("up", seat, pile))
-    for seat, piles in enumerate(deal.table_down):
+    for seat, piles in enumerate(piles_of(deal).down):
         for pile, card in enumerate(piles):
             if card is not None:
                 where[card].append(("down", seat, pile))
-    for i, card in enumerate(deal.stock):
+    for i, card in enumerate(stock_of(deal).cards):
         where[card].append(("stock", i))
     if match.variant.key == "plockwhist" and deal.phase is Phase.BID:
         # Cards 12..51 are dealt only once the bidding is over.
         for card in deal.deck[12:]:
             where[card].append(("undealt",))
-    for card in deal.discards:
+    for card in stock_of(deal).discards:
         where[card].append(("discard",))
     for card in deal.trick:
         where[card].append(("trick",))
@@ -455,7 +481,7 @@ def available_cards(match: Match, seat: int) -> int:
     assert deal is not None
     if match.variant.key == "japanese":
         table = 0
-        for card in deal.table_up[seat]:
+        for card in piles_of(deal).up[seat]:
             if card is not None:
                 table |= 1 << card
         return table | deal.hands[seat] if deal.tricks else table
@@ -488,7 +514,7 @@ def expected_legal(match: Match, seat: int) -> set[Action]:
     if deal.phase is Phase.BID:
         if key == "plockwhist":
             return {Bid(seat, "spel"), Bid(seat, "pass")} if seat == deal.turn else set()
-        if seat in deal.secret:
+        if seat in secret_choices(deal).locked:
             return set()
         if key == "minnesota":
             return {Bid(seat, "high"), Bid(seat, "low")}
@@ -641,7 +667,7 @@ def illegal_candidates(match: Match, rng: random.Random, count: int) -> list[Act
     if deal is not None:
         for seat in match.to_act():
             near = mask_cards(deal.hands[seat]) | {
-                c for piles in deal.table_up[seat : seat + 1] for c in piles if c is not None
+                c for piles in piles_of(deal).up[seat : seat + 1] for c in piles if c is not None
             }
             pool.extend(Play(seat, c) for c in sorted(near))
         for seat in seats:

@@ -19,6 +19,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", exc_type=ImportError)
 
+from helpers import stock_of  # noqa: E402
 from whist.core.actions import Play, Take  # noqa: E402
 from whist.core.match import Match  # noqa: E402
 from whist.core.views import view_for  # noqa: E402
@@ -123,7 +124,7 @@ def test_resampling_keeps_the_information_state_and_varies_the_hidden_cards(
         assert sample.legal_actions() == state.legal_actions()
         assert sample.match.deal.hands[player] == match.deal.hands[player]
         unseen = [h for s, h in enumerate(sample.match.deal.hands) if s != player]
-        others.add((*unseen, *sample.match.deal.stock))
+        others.add((*unseen, *stock_of(sample.match.deal).cards))
     # The cards the player cannot see were drawn anew; German stage 2 hides nothing.
     assert len(others) == 1 if known else len(others) > 1
     assert (match.deal.stage == 2) == known
@@ -145,16 +146,16 @@ def test_the_information_state_hides_what_the_seat_cannot_see(variant: str) -> N
     else:  # the other hand and the stock below the upcard
         a, b = 1 - player, -1
     twin = match.copy()
-    public = {deal.trump_card, *(c for cards in deal.shown for c in cards)}
+    public = {c for cards in deal.shown for c in cards}  # Classic: the turned card too
 
     def unseen(seat: int) -> int:
         return next(c for c in range(52) if (twin.deal.hands[seat] >> c) & 1 and c not in public)
 
     card = unseen(a)
     if b == -1:
-        other = twin.deal.stock[-1]
+        other = stock_of(twin.deal).cards[-1]
         twin.deal.hands[a] ^= (1 << card) | (1 << other)
-        twin.deal.stock[-1] = card
+        stock_of(twin.deal).cards[-1] = card
     else:
         other = unseen(b)
         twin.deal.hands[a] ^= (1 << card) | (1 << other)

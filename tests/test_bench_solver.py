@@ -45,3 +45,9 @@ def test_quick_run_reports_times() -> None:
         )
     assert result["target_met"] in (True, False)
     assert result["target_met_blocked"] in (True, False)
+    assert result["target_most_13_met"] is None  # --quick has no 13-trick size
+    assert isinstance(result["params"]["seed"], int)  # a fresh one, printed to repeat it
+    whole = result["whole_deal"]  # --quick: one 6-trick deal, misère, no trump
+    assert whole["tricks"] == 6 and whole["deals"] == 1 and whole["stopped"] == 0
+    assert whole["median_s"] == whole["times_s"][0] > 0
+    assert whole["target_met"] is True and whole["median_is_lower_bound"] is False

@@ -31,10 +31,12 @@ from helpers import (
     fork,
     illegal_candidates,
     mask_cards,
+    piles_of,
     refuse,
     replay_of,
     shuffled_deck,
     snapshot,
+    stock_of,
     suit,
 )
 from whist import records
@@ -277,7 +279,7 @@ def check_deal_positions(match: Match) -> None:
         for i in range(dealt):
             expected[(dealer + 1 + i) % 2].add(deck[i])
         if key == "german":
-            assert deal.stock == list(deck[26:])
+            assert stock_of(deal).cards == list(deck[26:])
             assert deal.trump == suit(deck[26])
             for seat in (0, 1, None):
                 assert view_for(match, seat).upcard == deck[26]
@@ -285,8 +287,8 @@ def check_deal_positions(match: Match) -> None:
         forehand = (dealer + 1) % 2
         for i in range(40, 52):
             expected[(forehand + i) % 2].add(deck[i])
-        assert deal.table_down[forehand] == list(deck[0:10])
-        assert deal.table_down[dealer] == list(deck[10:20])
+        assert piles_of(deal).down[forehand] == list(deck[0:10])
+        assert piles_of(deal).down[dealer] == list(deck[10:20])
         for seat in (0, 1, None):
             table = view_for(match, seat).table
             assert [p.up for p in table[forehand]] == list(deck[20:30])
@@ -315,10 +317,10 @@ def check_deal_end(match: Match) -> None:
         assert tricks == stage1 + stage2
         if key == "german" and match.options["talon_discard"]:
             assert 1 <= len(stage1) <= 13
-            assert len(deal.discards) == 26 - 2 * len(stage1)
+            assert len(stock_of(deal).discards) == 26 - 2 * len(stage1)
         else:
             assert len(stage1) == 13
-            assert not deal.discards
+            assert not stock_of(deal).discards
     assert deal.won == counted_tricks(match, deal)
 
 
@@ -388,36 +390,36 @@ def test_german_stock_refill(case: Case, seed: int) -> None:
                 if action.keep:
                     assert gained_s == {p_stock[0]}
                 else:
-                    discarded = deal.discards[len(prev["discards"])]
+                    discarded = stock_of(deal).discards[len(prev["discards"])]
                     assert discarded == p_stock[0], "a discard is public"
                     assert gained_s == {p_stock[1]}
                     assert p_stock[1] not in deal.shown[seat], "the card taken after is private"
         if deal.phase is Phase.TAKE:
             assert talon
-            owed_winner = deal.upcard_up
+            owed_winner = stock_of(deal).upcard_up
             other = 1 - deal.turn
             if owed_winner:
-                assert len(deal.stock) >= 3
-                assert view_for(match, other).upcard == deal.stock[0]
+                assert len(stock_of(deal).cards) >= 3
+                assert view_for(match, other).upcard == stock_of(deal).cards[0]
             else:
-                assert len(deal.stock) >= 2
-                assert view_for(match, deal.turn).offer == deal.stock[0]
+                assert len(stock_of(deal).cards) >= 2
+                assert view_for(match, deal.turn).offer == stock_of(deal).cards[0]
                 assert view_for(match, other).offer is None
                 assert view_for(match, None).offer is None
         if deal.phase is Phase.PLAY and not deal.trick:
-            assert len(deal.stock) != 1, "a single last stock card is discarded"
+            assert len(stock_of(deal).cards) != 1, "a single last stock card is discarded"
             if deal.stage == 1:
                 assert [h.bit_count() for h in deal.hands] == [13, 13]
-                assert view_for(match, None).upcard == deal.stock[0]
+                assert view_for(match, None).upcard == stock_of(deal).cards[0]
             else:
-                assert not deal.stock and deal.must_follow
+                assert not stock_of(deal).cards and deal.must_follow
         prev = {
             "deal": deal.index,
-            "stock": list(deal.stock),
+            "stock": list(stock_of(deal).cards),
             "hands": [mask_cards(h) for h in deal.hands],
             "tricks": len(deal.tricks),
             "shown": [list(s) for s in deal.shown],
-            "discards": list(deal.discards),
+            "discards": list(stock_of(deal).discards),
         }
 
 
@@ -499,7 +501,7 @@ def test_plockwhist_bidding_and_second_round(case: Case, seed: int) -> None:
         for seat in (0, 1):
             expected = {deal.deck[i] for i in range(26) if (deal.dealer + 1 + i) % 2 == seat}
             assert mask_cards(view_for(match, seat).hand) == expected
-        assert deal.stock == list(deal.deck[26:])
+        assert stock_of(deal).cards == list(deal.deck[26:])
         assert view_for(match, None).upcard == deal.deck[26]
         trump = suit(deal.deck[26]) if match.options["trump"] == "upcard" else None
         assert deal.trump == trump
@@ -528,7 +530,7 @@ def test_japanese_table_and_first_trick(case: Case, seed: int) -> None:
             for seat in (0, 1):
                 view = view_for(match, seat)
                 assert view.hand == 0 and view.to_json()["hand"] == []
-                table = {c for c in deal.table_up[seat] if c is not None}
+                table = {c for c in piles_of(deal).up[seat] if c is not None}
                 assert mask_cards(view.table_cards) == table
                 for action in match.legal_actions(seat):
                     assert isinstance(action, ChooseTrump) or action.card in table
@@ -555,8 +557,8 @@ def test_japanese_table_and_first_trick(case: Case, seed: int) -> None:
                 assert shown.up is None and shown.down == (below is not None)
         prev = {
             "deal": deal.index,
-            "up": [list(p) for p in deal.table_up],
-            "down": [list(p) for p in deal.table_down],
+            "up": [list(p) for p in piles_of(deal).up],
+            "down": [list(p) for p in piles_of(deal).down],
         }
 
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from helpers import OPTION_SETS, Case, drive
+from helpers import OPTION_SETS, Case, drive, piles_of, secret_choices, stock_of
 from whist.bots.sampler import sample_worlds
 from whist.core.match import Match
 from whist.core.state import Phase
@@ -22,17 +22,17 @@ def true_hidden(match: Match) -> Hidden:
     assert deal is not None
     hands = list(deal.hands)
     downs: tuple[tuple[int | None, ...], ...] = ()
-    if deal.table_up:
+    if piles_of(deal).up:
         for seat in range(2):
-            for card in (*deal.table_up[seat], *deal.table_down[seat]):
+            for card in (*piles_of(deal).up[seat], *piles_of(deal).down[seat]):
                 if card is not None:
                     hands[seat] |= 1 << card
-        downs = tuple(tuple(piles) for piles in deal.table_down)
-    stock = tuple(deal.stock)
+        downs = tuple(tuple(piles) for piles in piles_of(deal).down)
+    stock = tuple(stock_of(deal).cards)
     if deal.phase is Phase.BID and deal.stage == 0 and match.variant.key == "plockwhist":
         dealt = sum(h.bit_count() for h in deal.hands)
         stock = deal.deck[dealt:]
-    secret = dict(deal.secret) if deal.phase is Phase.BID else {}
+    secret = dict(secret_choices(deal).locked) if deal.phase is Phase.BID else {}
     return Hidden(tuple(hands), stock, downs, secret)
 
 

@@ -189,8 +189,9 @@ class Expect:
     """What the server must answer to a frame, judged by reading the frame as the protocol
     says the server reads it (docs/protocol.md, "Limits" and "Ids").
 
-    ``kind``: "pong", "state" (answering a snapshot), "act" (an ack or an error), "error" (a
-    refusal) or "close" (a text frame that is not UTF-8: the socket is closed with 1007).
+    ``kind``: "pong", "state" (answering a snapshot), "act" (an ack or an error), "hint" (a
+    hint frame, or an error for a malformed one), "error" (a refusal) or "close" (a text
+    frame that is not UTF-8: the socket is closed with 1007).
     ``ids``: the ids the answer may carry (None: any). ``codes``: the error codes allowed
     (None: any). ``lenient``: the frame is JSON only to a lax reader (NaN, duplicate keys,
     lone surrogates), so a ``bad_message`` refusal is a right answer as well."""
@@ -301,6 +302,8 @@ def expect(frame: Frame) -> Expect:
         return Expect("state", ids, None, lenient)
     if kind == "act":
         return Expect("act", ids, None, lenient)
+    if kind == "hint":  # answered by a hint frame (its suggestion, or a refusal with a code)
+        return Expect("hint", ids, None, lenient)
     return Expect("error", ids, BAD_MESSAGE, lenient)
 
 
@@ -679,7 +682,7 @@ def judge(
     """Check the frames answering ``frame`` (presence frames aside); the version an ack
     produced, or None when nothing may have changed."""
     got = [f for f in got if f["type"] != "table"]
-    answers = [f for f in got if f["type"] in ("pong", "ack", "error")]
+    answers = [f for f in got if f["type"] in ("pong", "ack", "error", "hint")]
     states = [f for f in got if f["type"] == "state"]
     shown = f"{frame!r} -> {brief(got)}"
     if not peer.open:
@@ -705,6 +708,10 @@ def judge(
         assert answer["version"] == version, shown
         return None
     if wanted.kind == "state":
+        return None
+    if wanted.kind == "hint" and answer["type"] == "hint":
+        # No table the fuzzer plays at allows hints: a refusal with a code, nothing changed.
+        assert "code" in answer and "action" not in answer and not states, shown
         return None
     if wanted.kind == "act" and answer["type"] == "ack":
         # The state of the act's version first, then the ack; then maybe the server's own

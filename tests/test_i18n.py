@@ -157,6 +157,22 @@ def test_the_client_uses_translated_strings() -> None:
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_option_help_text_is_translated(lang: str) -> None:
+    """The help texts of the options reach the client in English (GET /api/variants) and are
+    translated there with t(spec.help): each must be a translated msgid, found here from the
+    variants themselves, not from what the extractor found."""
+    texts = {spec.help for v in VARIANTS.values() for spec in v.option_set.specs if spec.help}
+    assert "first team to N points" in texts
+    messages = catalogue(lang)
+    missing = sorted(
+        text for text in texts if (m := messages.get(text)) is None or not m.string or m.fuzzy
+    )
+    assert not missing, f"{lang}: no translation for {missing}"
+    table = compiled(lang)
+    assert all(table.get(text) for text in texts), f"{lang}.json is out of date"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_placeholders_match(lang: str) -> None:
     for message in catalogue(lang):
         if not message.id or not message.string:

@@ -27,7 +27,8 @@ from jsonschema.exceptions import best_match
 from starlette.websockets import WebSocketDisconnect
 
 from whist.core import errors as core_errors
-from whist.server.app import COOKIE, create_app
+from whist.server.app import create_app
+from whist.server.deps import COOKIE
 from whist.server.settings import Settings
 from whist.variants import lookup
 
@@ -247,7 +248,9 @@ def check_state(frame: dict[str, Any], seat: int, humans: set[int]) -> None:
         # even one's own once locked: of the current deal, bid words appear only among this
         # seat's legal actions (earlier deals' contracts are in history).
         assert view["revealed"] == []
-        public = json.dumps({k: v for k, v in view.items() if k not in ("legal", "history")})
+        public = json.dumps(
+                {k: v for k, v in view.items() if k not in ("legal", "history", "facts")}
+            )
         assert not any(f'"{word}"' in public for word in words)
 
 
@@ -494,7 +497,7 @@ def test_a_master_table_matches_the_schema(tmp_path: Path) -> None:
                     del action["seat"]
                     sock.send({"type": "act", "id": f"v{frame['version']}", "action": action})
                 frame = sock.receive()
-        assert "master" in client.get("/api/variants").json()["bot_levels"]
+        assert "master" in client.get("/api/config").json()["levels"]
 
 
 def test_the_rate_limit_refuses_a_burst(tmp_path: Path) -> None:

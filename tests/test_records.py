@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from helpers import piles_of, stock_of
 from whist import records
 from whist.cli import main
 from whist.core.actions import Bid, Bottom, Resign, action_to_json
@@ -169,18 +170,18 @@ def seen_by(rec: dict[str, Any], seat: int) -> set[str]:
         for trick in deal.tricks:
             seen.update(trick.cards)
         seen.update(deal.trick)
-        if not (deal.table_up and not deal.tricks):
+        if not (piles_of(deal).up and not deal.tricks):
             seen.update(cards_in(deal.hands[seat]))
-        for ups in deal.table_up:
+        for ups in piles_of(deal).up:
             seen.update(c for c in ups if c is not None)
-        if deal.upcard_up and deal.stock:
-            seen.add(deal.stock[0])
-        seen.update(deal.discards)
-        if deal.phase is Phase.TAKE and deal.turn == seat and deal.stock:
-            seen.add(deal.stock[0])
+        if stock_of(deal).upcard_up and stock_of(deal).cards:
+            seen.add(stock_of(deal).cards[0])
+        seen.update(stock_of(deal).discards)
+        if deal.phase is Phase.TAKE and deal.turn == seat and stock_of(deal).cards:
+            seen.add(stock_of(deal).cards[0])
         seen.update(c for _, c in deal.revealed if isinstance(c, int))
-        if deal.trump_card is not None:
-            seen.add(deal.trump_card)
+        if m.variant.key == "classic":
+            seen.add(deal.deck[51])  # the turned trump card
 
     for deal_record in parsed.deals:
         m.start_deal(deal_record.deck, deal_record.dealer)

@@ -39,15 +39,15 @@ from websockets.sync.client import ClientConnection, connect
 from whist.core.cards import card_text
 from whist.server.actor import restore
 from whist.server.bots import exit_with_parent
+from whist.server.deps import COOKIE
+from whist.server.progress import XP_FOR_A_WIN
 from whist.server.table import TableState
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "WHIST_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
-COOKIE = "whist_session"
 START_TIMEOUT = 30.0  # seconds for a server to answer HTTP
 WAIT = 15.0  # seconds any single wait for a frame may take
-XP_FOR_A_WIN = 100
 EASY_BOTS = {"1": "easy", "2": "easy", "3": "easy"}
 
 

@@ -30,16 +30,27 @@ from typing import Any
 
 import pytest
 
-from helpers import CASES_BY_ID, OPTION_SETS, Case, drive, mask_cards, visible_cards
+from helpers import (
+    CASES_BY_ID,
+    OPTION_SETS,
+    Case,
+    drive,
+    mask_cards,
+    piles_of,
+    stock_of,
+    visible_cards,
+)
 from whist.bots import inference
 from whist.bots.hard import decide, estimated_tricks
+from whist.bots.inference import weighed
 from whist.bots.knowledge import know
-from whist.bots.sampler import INFERENCE, World, sample_worlds, world_count
+from whist.bots.sampler import World, sample_worlds, world_count
 from whist.core.actions import Bottom
 from whist.core.errors import WhistError
 from whist.core.match import Match
 from whist.core.state import Deal, Phase
 from whist.core.views import View, view_for
+from whist.master.bot import INFERENCE_BY_DEFAULT
 from whist.variants import new_match
 
 FULL = (1 << 52) - 1
@@ -164,13 +175,13 @@ def decks_japanese(match: Match, world: World) -> Iterator[list[int]]:
     rests: dict[int, list[int]] = {}
     pending: dict[int, int | None] = {}
     for seat in (0, 1):
-        ups = mask_of(c for c in deal.table_up[seat] if c is not None)
+        ups = mask_of(c for c in piles_of(deal).up[seat] if c is not None)
         downs = mask_of(world.below[seat].values())
         rests[seat] = bits(world.hands[seat] & ~ups & ~downs)
         piles = [
             p
             for p in range(10)
-            if deal.table_up[seat][p] is None and deal.table_down[seat][p] is not None
+            if piles_of(deal).up[seat][p] is None and piles_of(deal).down[seat][p] is not None
         ]
         assert len(piles) <= 1
         pending[seat] = piles[0] if piles else None
@@ -182,9 +193,9 @@ def decks_japanese(match: Match, world: World) -> Iterator[list[int]]:
             deck = list(deal.deck)
             for seat, turned in ((0, first), (1, second)):
                 for p in range(10):
-                    if deal.table_down[seat][p] is None:
+                    if piles_of(deal).down[seat][p] is None:
                         continue
-                    up = deal.table_up[seat][p]
+                    up = piles_of(deal).up[seat][p]
                     card = world.below[seat][up] if up is not None else turned
                     assert card is not None
                     deck[base[seat] + p] = card
@@ -231,7 +242,7 @@ class StockFacts:
         other = 1 - seat
         self.other = other
         gone = mask_of(c for t in deal.tricks for c in t.cards) | mask_of(deal.trick)
-        gone |= mask_of(deal.discards)
+        gone |= mask_of(stock_of(deal).discards)
         self.known = mask_of(deal.shown[other]) & ~gone
         self.played = {
             c: t for c, t in play_times(deal, other).items() if c not in deal.shown[other]
@@ -309,7 +320,7 @@ def deck_stock(match: Match, seat: int, world: World, facts: StockFacts | None) 
         assert len(deck) == 52
         return deck
     assert facts is not None
-    start = 52 - len(deal.stock)
+    start = 52 - len(stock_of(deal).cards)
     deck[start:] = world.stock
     owner = matching(
         facts.cards(world), facts.slots, lambda card, slot: facts.allowed(card, facts.time[slot])
@@ -466,22 +477,22 @@ def enumerate_japanese(match: Match, seat: int) -> Counter[WorldKey]:
     assert deal is not None
     other = 1 - seat
     piles = [
-        (s, deal.table_up[s][p])
+        (s, piles_of(deal).up[s][p])
         for s in (0, 1)
         for p in range(10)
-        if deal.table_down[s][p] is not None
+        if piles_of(deal).down[s][p] is not None
     ]
     pool = bits(
         deal.hands[other]
         | mask_of(
-            deal.table_down[s][p]
+            piles_of(deal).down[s][p]
             for s in (0, 1)
             for p in range(10)
-            if deal.table_down[s][p] is not None
+            if piles_of(deal).down[s][p] is not None
         )
     )
     banned = {suit for index, suit in void_list(match, other) if index >= 1}
-    ups = [mask_of(c for c in deal.table_up[s] if c is not None) for s in (0, 1)]
+    ups = [mask_of(c for c in piles_of(deal).up[s] if c is not None) for s in (0, 1)]
     worlds: Counter[WorldKey] = Counter()
     for held in combinations(pool, deal.hands[other].bit_count()):
         if any(c // 13 in banned for c in held):
@@ -518,8 +529,9 @@ def unseen(match: Match, seat: int) -> int:
     deal = match.deal
     assert deal is not None
     held = sum(deal.hands[o] for o in range(deal.players) if o != seat)
-    downs = mask_of(c for piles in deal.table_down for c in piles if c is not None)
-    return ((held | downs | mask_of(deal.stock)) & ~mask_of(visible_cards(match, seat))).bit_count()
+    downs = mask_of(c for piles in piles_of(deal).down for c in piles if c is not None)
+    unseen = held | downs | mask_of(stock_of(deal).cards)
+    return (unseen & ~mask_of(visible_cards(match, seat))).bit_count()
 
 
 def binding(match: Match, seat: int) -> int:
@@ -628,9 +640,9 @@ def stock_posterior(match: Match, seat: int) -> tuple[dict[WorldKey, float], int
     facts = StockFacts(match, seat)
     other = 1 - seat
     seen = mask_of(visible_cards(match, seat))
-    top = [deal.stock[0]] if seen >> deal.stock[0] & 1 else []
-    hidden_stock = len(deal.stock) - len(top)
-    pool = bits((deal.hands[other] | mask_of(deal.stock)) & ~seen)
+    top = [stock_of(deal).cards[0]] if seen >> stock_of(deal).cards[0] & 1 else []
+    hidden_stock = len(stock_of(deal).cards) - len(top)
+    pool = bits((deal.hands[other] | mask_of(stock_of(deal).cards)) & ~seen)
     weights: dict[WorldKey, int] = {}
     for stock in permutations(pool, hidden_stock):
         held = mask_of(c for c in pool if c not in stock)
@@ -659,7 +671,8 @@ def test_stock_stage_frequencies_match_the_posterior_of_hidden_histories() -> No
         def fits(match: Match, seat: int, voids: bool = voids) -> bool:
             deal = match.deal
             assert deal is not None
-            if deal.stage != 1 or not 1 <= len(deal.stock) <= 3 or deal.phase is Phase.TAKE:
+            stock = stock_of(deal).cards
+            if deal.stage != 1 or not 1 <= len(stock) <= 3 or deal.phase is Phase.TAKE:
                 return False
             if voids and not void_list(match, 1 - seat):
                 return False
@@ -711,7 +724,7 @@ def recorded_views(
 def true_world(match: Match) -> World:
     deal = match.deal
     assert deal is not None
-    return World(tuple(deal.hands), tuple(deal.stock))
+    return World(tuple(deal.hands), tuple(stock_of(deal).cards))
 
 
 @pytest.mark.parametrize(
@@ -781,7 +794,7 @@ def test_a_high_bid_makes_strong_hands_likelier_and_a_low_bid_weak_ones() -> Non
             contract = view.contract
             if len(view.tricks) > 1 or contract is None or contract.seat in (None, seat):
                 continue
-            worlds = sample_worlds(view, rng, 300, inference=True)
+            worlds = weighed(view, sample_worlds(view, rng, 300))
             assert all(0 < w.weight <= 1 for w in worlds)
             for other, bid in view.revealed:
                 if other == seat:
@@ -800,13 +813,13 @@ def test_a_high_bid_makes_strong_hands_likelier_and_a_low_bid_weak_ones() -> Non
 
 
 def test_inference_weights_are_never_zero_and_off_by_default() -> None:
-    assert not any(INFERENCE.values())
+    assert not INFERENCE_BY_DEFAULT
     rng = random.Random("weights")
     for case in OPTION_SETS:
         for match, seat in decision_points(case, 7, rate=0.05, max_deals=1):
             view = view_for(match, seat)
-            assert all(w.weight == 1.0 for w in sample_worlds(view, rng, 5, inference=None))
-            weights = [w.weight for w in sample_worlds(view, rng, 20, inference=True)]
+            assert all(w.weight == 1.0 for w in sample_worlds(view, rng, 5))
+            weights = [w.weight for w in weighed(view, sample_worlds(view, rng, 20))]
             assert all(0 < x <= 1 for x in weights), (case.id, weights)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
+from helpers import stock_of
 from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Resign, Take
 from whist.core.cards import card_text, cards_in, parse_card
 from whist.core.errors import WhistError
@@ -401,7 +402,7 @@ def test_later_upcards_never_change_trump_and_stage_two_is_thirteen_tricks() -> 
         play_tricks(m, [trick])
         assert m.deal is not None and m.deal.trump == H
     assert m.deal is not None
-    assert m.deal.stage == 2 and not m.deal.stock
+    assert m.deal.stage == 2 and not stock_of(m.deal).cards
     assert [bin(h).count("1") for h in m.deal.hands] == [13, 13]
     assert m.next_seat() == m.deal.tricks[12].winner == 1
     assert m.deal.won == [0, 0]  # stage-1 tricks do not count
@@ -600,11 +601,11 @@ def test_talon_discard_winner_discards_upcard_then_keeps_next_card_privately() -
     assert deal is not None
     winner = deal.tricks[0].winner
     loser = 1 - winner
-    upcard, second, third = deal.stock[0], deal.stock[1], deal.stock[2]
+    upcard, second, third = stock_of(deal).cards[:3]
     assert m.to_act() == (winner,)
     assert set(m.legal_actions()) == {Take(winner, True), Take(winner, False)}
     m.apply(Take(winner, False))
-    assert deal.discards == [upcard]
+    assert stock_of(deal).discards == [upcard]
     assert second in cards_in(deal.hands[winner])
     assert view_for(m, loser).discards == (upcard,)  # public
     assert second not in cards_in(view_for(m, loser).hand)
@@ -614,9 +615,9 @@ def test_talon_discard_winner_discards_upcard_then_keeps_next_card_privately() -
     assert view_for(m, loser).offer == third and view_for(m, winner).offer is None
     assert view_for(m, winner).upcard is None and view_for(m, loser).upcard is None
     m.apply(Take(loser, False))
-    assert deal.discards == [upcard, third]
+    assert stock_of(deal).discards == [upcard, third]
     assert [bin(h).count("1") for h in deal.hands] == [13, 13]
-    assert len(deal.stock) == 26 - 4
+    assert len(stock_of(deal).cards) == 26 - 4
 
 
 def test_talon_discard_decisions_only_while_enough_cards_remain() -> None:
@@ -629,10 +630,10 @@ def test_talon_discard_decisions_only_while_enough_cards_remain() -> None:
     play_one_trick(m)
     m.apply(Take(m.to_act()[0], False))  # 26 -> 23 after this refill: odd from now on
     m.apply(Take(m.to_act()[0], True))
-    assert len(deal.stock) == 23
+    assert len(stock_of(deal).cards) == 23
     refills: list[tuple[int, bool, bool]] = []
     while deal.stage == 1:
-        before = len(deal.stock)
+        before = len(stock_of(deal).cards)
         play_one_trick(m)
         winner_asked = deal.phase.value == "take"
         if winner_asked:
@@ -644,8 +645,8 @@ def test_talon_discard_decisions_only_while_enough_cards_remain() -> None:
     assert refills[-1] == (3, True, True)
     assert all(w and lo for _, w, lo in refills)
     assert len(deal.tricks) == 12  # stage 1 ended early
-    last_card = deal.discards[-1]
-    assert deal.stock == [] and view_for(m, 0).discards[-1] == last_card
+    last_card = stock_of(deal).discards[-1]
+    assert stock_of(deal).cards == [] and view_for(m, 0).discards[-1] == last_card
     assert view_for(m, 1).discards[-1] == last_card
     assert [bin(h).count("1") for h in deal.hands] == [13, 13]
     while not deal.complete:
@@ -662,7 +663,7 @@ def test_talon_discard_no_decision_for_the_last_two_cards() -> None:
     assert deal is not None
     seen: list[tuple[int, str]] = []
     while deal.stage == 1:
-        before = len(deal.stock)
+        before = len(stock_of(deal).cards)
         play_one_trick(m)
         seen.append((before, deal.phase.value))
         while deal.phase.value == "take":
@@ -680,7 +681,7 @@ def test_talon_discard_winner_discards_with_three_left_loser_takes_the_last_card
     play_one_trick(m)
     m.apply(Take(deal.turn, False))  # 26 - 3 = 23
     m.apply(Take(deal.turn, True))
-    while len(deal.stock) > 3:
+    while len(stock_of(deal).cards) > 3:
         play_one_trick(m)
         while deal.phase.value == "take":
             m.apply(Take(deal.turn, True))
@@ -688,7 +689,7 @@ def test_talon_discard_winner_discards_with_three_left_loser_takes_the_last_card
     assert deal.phase.value == "take"
     winner = deal.turn
     m.apply(Take(winner, False))  # discard the upcard, take the next: one card left
-    assert deal.phase.value == "play" and deal.stage == 2 and deal.stock == []
+    assert deal.phase.value == "play" and deal.stage == 2 and stock_of(deal).cards == []
     with pytest.raises(WhistError):
         m.apply(Take(1 - winner, False))
     assert [bin(h).count("1") for h in deal.hands] == [13, 13]

@@ -26,15 +26,18 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from whist.bots import LEVELS
 from whist.core.views import view_for
+from whist.i18n import LANGUAGE_NAMES, LANGUAGES, VARIANT_TITLES
 from whist.server import bots as server_bots
 from whist.server.app import create_app
+from whist.server.deps import COOKIE
+from whist.server.progress import CARD_BACKS, CARD_FACES, XP_FOR_A_WIN, level_for
 from whist.server.settings import Settings
 from whist.store.models import Player, Session, Table
 from whist.store.repository import Repository, now, token_hash
-from whist.variants import new_match
+from whist.variants import UNAVAILABLE, VARIANTS, new_match
 
-COOKIE = "whist_session"
 RED_SUITS = ("H", "D")
 
 
@@ -317,6 +320,8 @@ ALLOWED_BID_PATHS = (
     ("view", "revealed", int, "choice"),
     ("view", "contract", "mode"),
     ("view", "history", int, "contract", "mode"),
+    ("view", "facts", "bid_words", int),  # the variant's words, the same in every view
+    ("view", "facts", "contracts", int),
 )
 SECRET_KEYS = {"secret", "secrets", "bids", "choices", "bottoms", "bottom_cards", "hidden"}
 
@@ -1279,10 +1284,62 @@ def test_a_finished_match_is_kept_with_sheet_replay_and_a_seat_only_record(
 
 def test_the_config_tells_the_browser_the_socket_addresses_and_the_clock(tmp_path: Path) -> None:
     with room(tmp_path) as r:
-        assert r.client.get("/api/config").json() == {"sockets": [], "clock_seconds": 0.5}
+        assert r.client.get("/api/config").json() == {
+            "sockets": [],
+            "clock_seconds": 0.5,
+            **served_facts(),
+        }
     nodes = ["wss://a.example.com", "wss://b.example.com"]
     with room(tmp_path / "two", socket_urls=nodes, cookie_domain="example.com") as r:
         assert r.client.get("/api/config").json()["sockets"] == nodes
         response = r.browser().post("/api/guest", json={"nickname": "ann"})
         # The session cookie reaches every node of the club.
         assert "domain=example.com" in response.headers["set-cookie"].lower()
+
+
+def served_facts() -> dict[str, Any]:
+    """The lists of facts /api/config serves, written out as the client reads them."""
+    return {
+        "levels": ["easy", "medium", "hard", "master"],
+        "languages": [
+            {"code": "en", "name": "English"},
+            {"code": "sv", "name": "Svenska"},
+            {"code": "nb", "name": "Norsk bokmål"},
+            {"code": "cs", "name": "Čeština"},
+        ],
+        "xp": {
+            "win": 100,
+            "level_at": [
+                *(0, 100, 300, 600, 1000, 1500, 2100, 2800, 3600, 4500),
+                *(5500, 6600, 7800, 9100, 10500, 12000, 13600, 15300, 17100, 19000),
+            ],
+        },
+        "unlocks": {"card_backs": CARD_BACKS, "card_faces": CARD_FACES},
+    }
+
+
+def test_the_config_serves_the_python_lists_of_levels_languages_xp_and_unlocks(
+    tmp_path: Path,
+) -> None:
+    with room(tmp_path) as r:
+        config = r.client.get("/api/config").json()
+        variants = r.client.get("/api/variants").json()
+    assert config["levels"] == list(LEVELS)
+    assert "bot_levels" not in variants  # one list: the config's
+    assert [language["code"] for language in config["languages"]] == list(LANGUAGES)
+    assert {lang["code"]: lang["name"] for lang in config["languages"]} == LANGUAGE_NAMES
+    assert config["xp"]["win"] == XP_FOR_A_WIN
+    # level_at[n - 1]: the XP at which level n is reached, for levels 1..20.
+    level_at = config["xp"]["level_at"]
+    assert len(level_at) == 20
+    for level, xp in enumerate(level_at, start=1):
+        assert level_for(xp) == level
+        assert xp == 0 or level_for(xp - 1) == level - 1
+    assert config["unlocks"] == {"card_backs": CARD_BACKS, "card_faces": CARD_FACES}
+    assert {v["key"]: v["title"] for v in variants["variants"]} == {
+        key: VARIANT_TITLES[key] for key in VARIANTS
+    }
+    assert variants["unavailable"] == {
+        key: {"title": VARIANT_TITLES[key], "reason": UNAVAILABLE[key].reason}
+        for key in UNAVAILABLE
+    }

@@ -35,7 +35,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from helpers import CARD_TEXTS, card_strings, revealed_from_log, string_paths, visible_cards
 from whist.core.views import view_for
-from whist.server.app import COOKIE, create_app
+from whist.server.app import create_app
+from whist.server.deps import COOKIE
 from whist.server.settings import Settings
 from whist.server.table import TableState
 
@@ -208,7 +209,7 @@ def states_by_version(client: TestClient, table_id: str) -> list[TableState]:
     state = TableState.new(table_id, row.variant, row.options, row.clock_seconds)
     states = [copy.deepcopy(state)]
     for kind, data, _at in club.repo.log(table_id):
-        state.apply(kind, data)
+        state.replay([(kind, data)])
         states.append(copy.deepcopy(state))
     assert [s.version for s in states] == list(range(len(states)))
     return states
@@ -261,7 +262,11 @@ def check_frames(conn: Conn, states: list[TableState]) -> int:
             view_part = frame.get("view", {})
             rest = {k: v for k, v in frame.items() if k != "view"}
             assert not string_paths(rest, BID_WORDS), f"{where}: a bid word outside the view"
-            stray = [p for p in string_paths(view_part, BID_WORDS) if p not in BID_PATHS]
+            # The variant's facts name every bid word: the same for every seat, never secret.
+            facts = view_part.get("facts")
+            assert facts in (None, match.variant.facts.to_json()), f"{where}: facts {facts}"
+            words = string_paths(view_part, BID_WORDS)
+            stray = [p for p in words if p not in BID_PATHS and not p.startswith("facts.")]
             assert not stray, f"{where}: a bid word at {stray}"
             if frame.get("type") == "state" and match.deal is not None:
                 revealed = revealed_from_log(match)

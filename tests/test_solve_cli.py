@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CASES_BY_ID, Case, drive
+from helpers import CASES_BY_ID, Case, drive, piles_of
 from whist.cli import main
 from whist.core.cards import card_text
 from whist.core.match import Match
@@ -28,7 +28,7 @@ def stopped_at(case: Case, seed: int, tricks_left: int) -> Match:
             deal is not None
             and deal.phase is Phase.PLAY
             and deal.stage != 1
-            and not (deal.table_up and not deal.tricks)
+            and not (piles_of(deal).up and not deal.tricks)
             and deal.tricks_total - len(deal.tricks) == tricks_left
             and len(deal.trick) == seed % step.match.players
         ):
@@ -71,8 +71,8 @@ def test_every_legal_card_gets_its_sides_tricks_under_best_play(
         assert result["objective"] == ("fewest" if low else "most")
         hands = list(deal.hands)
         blockers = {}
-        for seat in range(len(deal.table_up)):
-            for up, down in zip(deal.table_up[seat], deal.table_down[seat], strict=True):
+        for seat in range(len(piles_of(deal).up)):
+            for up, down in zip(piles_of(deal).up[seat], piles_of(deal).down[seat], strict=True):
                 hands[seat] |= sum(1 << c for c in (up, down) if c is not None)
                 if up is not None and down is not None:
                     blockers[down] = up

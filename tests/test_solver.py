@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from whist.solver import Position, brute_solve, check_position, solve, solve_value
+from whist.solver import Position, brute_solve, check_position, solve, solve_bounds, solve_value
+from whist.solver.brute import trick_winner
 from whist.solver.dds import dds_solve
 
 SEED = 20250107
@@ -203,6 +204,47 @@ def test_random_small_positions_match_brute_force(
     assert solve_value(hands, trump, leader, trick, most, guess=guess) == best
 
 
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([2, 4]),
+    tricks=st.integers(1, 6),
+    trump=st.sampled_from([None, 0, 1, 2, 3]),
+    most=st.booleans(),
+    blockers=st.booleans(),
+)
+def test_grading_a_card_values_it_and_tells_the_best_cards(
+    seed: int, players: int, tricks: int, trump: int | None, most: bool, blockers: bool
+) -> None:
+    """``solve_bounds(graded=card)``, as ``whist analyse`` grades a play: the card played
+    gets its exact value, the best cards theirs, and every other card bounds that hold its
+    value and leave out the best; with equivalent cards in runs, blockers, both objectives."""
+    rng = random.Random(seed)
+    cases = brute_cases(seed, 1, players, tricks, blockers=blockers and players == 2)
+    if not cases:
+        return
+    hands, _, leader, trick, _, piles = cases[0]
+    assert isinstance(hands, list) and isinstance(trick, list) and isinstance(piles, dict)
+    assert isinstance(leader, int)
+    exact = solve(hands, trump, leader, trick, most, piles)
+    best = max(exact.values()) if most else min(exact.values())
+    graded = rng.choice(sorted(exact))
+    bounds = solve_bounds(hands, trump, leader, trick, most, piles, graded=graded)
+    assert set(bounds) == set(exact)
+    assert bounds[graded] == (exact[graded], exact[graded])
+    for card, (lo, hi) in bounds.items():
+        assert lo <= exact[card] <= hi
+        if exact[card] == best:
+            assert lo == hi == best
+        else:
+            assert hi < best if most else lo > best
+
+
+def test_grading_refuses_a_card_that_cannot_be_played() -> None:
+    hands = [0b111, 0b111 << 13]  # two hands of three clubs / diamonds
+    with pytest.raises(ValueError, match="not a legal card"):
+        solve_bounds(hands, None, 0, [], True, graded=13)
+
+
 def test_blockers_change_the_result() -> None:
     # Two hands, no trump: seat 0 holds AS and 2H, seat 1 holds KS and 3H; seat 0 leads.
     # Free, seat 0 cashes AS then loses 2H: 1 trick.  With 2H blocking AS the ace waits,
@@ -350,6 +392,71 @@ def test_misere_forced_trick_bounds_match_brute_force() -> None:
     _check_against_brute(_few_suit_cases(SEED + 43, 60, 2, 6))
 
 
+def _few_suit_hands(rng: random.Random, tricks: int) -> list[int]:
+    suits = rng.sample(range(4), rng.choice((1, 2, 3)))
+    deck = [13 * s + r for s in suits for r in range(13)]
+    if len(deck) < 4 * tricks:
+        deck += rng.sample([c for c in range(52) if c // 13 not in suits], 4 * tricks - len(deck))
+    rng.shuffle(deck)
+    hands = [0] * 4
+    for p in range(4):
+        for c in deck[p * tricks : (p + 1) * tricks]:
+            hands[p] |= 1 << c
+    return hands
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    tricks=st.integers(1, 4),
+    trump=st.sampled_from([None, None, 0, 1, 2, 3]),
+    few_suits=st.booleans(),
+)
+def test_misere_forced_tricks_bound_brute_force(
+    seed: int, tricks: int, trump: int | None, few_suits: bool
+) -> None:
+    """The kernel's misère forced-trick bound (with its top-hand case) at a trick start,
+    for each side, four hands: a lower bound on that side's tricks under best play."""
+    import numpy as np
+
+    from whist.solver import kernel
+
+    rng = random.Random(seed)
+    hands = _few_suit_hands(rng, tricks) if few_suits else deal_position(rng, tricks, played=0)[0]
+    leader = rng.randrange(4)
+    values = brute_solve(hands, trump, leader, [], False)
+    mover = min(values.values())  # the leader's side's tricks
+    arr = np.array(hands, dtype=np.int64)
+    t = -1 if trump is None else trump
+    for side in range(2):
+        taken = mover if side == leader & 1 else tricks - mover
+        bound, _ = kernel._forced(arr, 4, t, leader, side, tricks)
+        assert bound <= taken, (hands, trump, leader, side, bound, taken)
+        top, _ = kernel._top_hand(arr, t, leader, side, tricks)
+        assert top <= taken, (hands, trump, leader, side, top, taken)
+
+
+def test_misere_top_hands_within_a_trick_match_brute_force() -> None:
+    """Misère, four hands, deals from few suits with one to three cards on the table: a
+    hand of nothing but top cards still to play to the suit led is common."""
+    rng = random.Random(SEED + 44)
+    cases: list[tuple[object, ...]] = []
+    for i in range(120):
+        tricks = rng.randint(2, 4)
+        hands = _few_suit_hands(rng, tricks)
+        leader = rng.randrange(4)
+        trick: list[int] = []
+        for j in range(rng.randint(1, 3)):
+            seat = (leader + j) % 4
+            cards = [c for c in range(52) if hands[seat] >> c & 1]
+            if trick:
+                cards = [c for c in cards if c // 13 == trick[0] // 13] or cards
+            card = rng.choice(cards)
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+        cases.append((hands, (None, None, 0, 1, 2, 3)[i % 6], leader, trick, False, {}))
+    _check_against_brute(cases)
+
+
 def test_misere_a_hand_of_trumps_must_ruff() -> None:
     # Hearts trump, misère, South (0) leads from AS KS; West (1) holds only trumps and must
     # ruff the spade, then leads a trump and wins again: North-South take nothing.
@@ -360,3 +467,78 @@ def test_misere_a_hand_of_trumps_must_ruff() -> None:
         (1 << 41) | (1 << 42),
     ]
     assert solve(hands, 1, 0, [], False) == brute_solve(hands, 1, 0, [], False) == {11: 0, 12: 0}
+
+
+# ------------------------------------------------- 4. one deal's positions, table kept
+def _play_out(
+    rng: random.Random,
+    hands: list[int],
+    trump: int | None,
+    leader: int,
+    trick: list[int],
+    piles: dict[int, int],
+) -> list[tuple[list[int], int, list[int]]]:
+    """Every position of a random line of play from the given one to the end."""
+    hands, trick = list(hands), list(trick)
+    players = len(hands)
+    out = []
+    while any(hands):
+        out.append((list(hands), leader, list(trick)))
+        position = check_position(hands, trump, leader, trick, piles)
+        card = rng.choice(position.legal())
+        hands[position.to_act] &= ~(1 << card)
+        trick.append(card)
+        if len(trick) == players:
+            leader, trick = trick_winner(trick, leader, trump, players), []
+    return out
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([2, 4]),
+    tricks=st.integers(2, 5),
+    trump=st.sampled_from([None, 0, 1, 2, 3]),
+    blockers=st.booleans(),
+)
+def test_positions_of_one_deal_with_the_table_kept(
+    seed: int, players: int, tricks: int, trump: int | None, blockers: bool
+) -> None:
+    """``keep_table``: every position of a played-out deal, solved in turn for both
+    objectives (each solve's table serves the next of the same objective, from either
+    side's seat), gives brute force's values."""
+    rng = random.Random(seed)
+    cases = brute_cases(seed, 1, players, tricks, blockers=blockers and players == 2)
+    if not cases:
+        return  # the random trick broke a blocker rule
+    hands, _, leader, trick, _, piles = cases[0]
+    assert isinstance(hands, list) and isinstance(trick, list) and isinstance(piles, dict)
+    assert isinstance(leader, int)
+    line = _play_out(rng, hands, trump, leader, trick, piles)
+    for most in (False, True, False):
+        for h, lead, tr in line:
+            got = solve(h, trump, lead, tr, most, piles, keep_table=True)
+            assert got == brute_solve(h, trump, lead, tr, most, piles)
+            value = solve_value(h, trump, lead, tr, most, piles, keep_table=True)
+            assert value == (max if most else min)(got.values())
+
+
+def test_a_kept_table_serves_a_whole_deal() -> None:
+    """Eight-trick misère and most-tricks deals played out: the same values with the table
+    kept as without, and fewer positions searched."""
+    from whist.solver import _kernel
+
+    rng = random.Random(SEED + 100)
+    searched = {True: 0, False: 0}
+    for i in range(6):
+        hands, leader, _ = deal_position(rng, 8, played=0)
+        trump = (None, 2)[i % 2]
+        line = _play_out(rng, hands, trump, leader, [], {})
+        for most in (False, True):
+            for keep in (True, False):
+                before = int(_kernel().stats[0])
+                got = [solve(h, trump, lead, tr, most, keep_table=keep) for h, lead, tr in line]
+                searched[keep] += int(_kernel().stats[0]) - before
+                if keep:
+                    kept = got
+            assert kept == got
+    assert searched[True] < 0.8 * searched[False]

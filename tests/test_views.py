@@ -48,7 +48,14 @@ def positions(most: int) -> st.SearchStrategy[int]:
 
 
 BID_WORDS = frozenset({"high", "low", "spel", "pass"})
-BID_PATHS = {"revealed[*].choice", "contract.mode", "history[*].contract.mode", "legal[*].bid"}
+BID_PATHS = {
+    "revealed[*].choice",
+    "contract.mode",
+    "history[*].contract.mode",
+    "legal[*].bid",
+    "facts.bid_words[*]",  # the words a variant has, the same in every view
+    "facts.contracts[*]",
+}
 
 
 # ------------------------------------------------------------------ the checks

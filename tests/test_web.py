@@ -1,10 +1,11 @@
 """The browser client (src/whist/web): served by the app next to /api and /ws, no build step.
 
 These checks need no browser: the page and every ES module it imports are served, the API
-keeps answering JSON, and the client's copy of the unlock tracks matches the server's."""
+keeps answering JSON, and the client keeps no copy of the club's lists."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from whist.server.progress import CARD_BACKS, CARD_FACES
 from whist.server.settings import Settings
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "whist" / "web"
-IMPORT = re.compile(r"""(?:import|from)\s*\(?\s*["'](\./[\w./-]+\.js)["']""")
+IMPORT = re.compile(r"""(?:import|from)\s*\(?\s*["'](\.\.?/[\w./-]+\.js)["']""")
 
 
 @pytest.fixture
@@ -39,8 +40,8 @@ def module_graph() -> set[str]:
         source = (WEB / path).read_text(encoding="utf-8")
         base = Path(path).parent
         for target in IMPORT.findall(source):
-            todo.append((base / target).as_posix().replace("/./", "/"))
-    return {p.replace("js/./", "js/") for p in seen}
+            todo.append(posixpath.normpath((base / target).as_posix()))
+    return seen
 
 
 def test_the_page_and_its_modules_are_served(client: TestClient) -> None:
@@ -65,16 +66,20 @@ def test_the_api_still_answers_json(client: TestClient) -> None:
     assert client.get("/no-such-file.js").status_code == 404
 
 
-def test_the_client_unlock_tracks_match_the_server() -> None:
-    source = (WEB / "js" / "cards.js").read_text(encoding="utf-8")
-
-    def track(name: str) -> dict[str, int]:
-        match = re.search(rf"export const {name} = \{{([^}}]*)\}};", source)
-        assert match is not None, name
-        return {k: int(v) for k, v in re.findall(r"(\w+):\s*(\d+)", match.group(1))}
-
-    assert track("CARD_BACKS") == CARD_BACKS
-    assert track("CARD_FACES") == CARD_FACES
+def test_the_client_reads_the_club_lists_from_the_server(client: TestClient) -> None:
+    """Levels, languages, the XP rule and the unlock tracks come from GET /api/config, the
+    variants from GET /api/variants and each view's facts: the client copies none of them."""
+    config = client.get("/api/config").json()
+    assert config["unlocks"] == {"card_backs": CARD_BACKS, "card_faces": CARD_FACES}
+    assert {"levels", "languages", "xp", "sockets", "clock_seconds"} <= config.keys()
+    keys = {v["key"] for v in client.get("/api/variants").json()["variants"]}
+    # "classic" also names a card back and face; every other key must not appear in the client.
+    names = "|".join(sorted(keys - {"classic"}))
+    literal = re.compile(rf"""["']({names})["']""")
+    for path in sorted((WEB / "js").rglob("*.js")):
+        source = path.read_text(encoding="utf-8")
+        assert not literal.search(source), f"{path.name} names a variant"
+        assert "CARD_BACKS" not in source and "LANGUAGES" not in source, path.name
 
 
 def test_packaged_with_the_web_files() -> None:

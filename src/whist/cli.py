@@ -64,6 +64,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     solve.add_argument("file", help="the whist-record/1 file")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds; unfinished cards get the bounds proved so far",
+    )
+
+    analyse = commands.add_parser(
+        "analyse",
+        help="grade every card played in a record, all cards known",
+        description="For every card played in card play: the tricks the playing side takes "
+        "from that trick to the end of the deal with the card played and with the best card. "
+        "Exit 0, 1 when nothing can be graded (the reason is printed), 2 for an unreadable "
+        "record or a bad command line, 130 when stopped by Ctrl-C.",
+    )
+    analyse.add_argument("file", help="the whist-record/1 file")
+    analyse.add_argument("--json", action="store_true", help="print one JSON object")
+    analyse.add_argument(
+        "--deal", type=int, default=None, metavar="K", help="only deal K (0 first)"
+    )
+    analyse.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds; plays not graded by then are left out",
+    )
 
     commands.add_parser("variants", help="list the variants, their options and presets")
 
@@ -93,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cluster.add_argument("--json", action="store_true", help="print JSON")
 
     play = commands.add_parser("play", help="play a match in the terminal against bots")
-    play.add_argument("variant", help="classic, german, plockwhist, japanese, minnesota, swedish")
+    play.add_argument("variant", help="a variant key or alias (`whist variants` lists them)")
     add_option_flag(play)
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--record", metavar="FILE", help="write the match as whist-record/1")
@@ -116,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "interval. Exit 0, 1 for a bot that chose an illegal action, 2 for a bad command line, "
         "3 when the results were printed but the chart could not be written.",
     )
-    tournament.add_argument("variant", help="classic, german, plockwhist, japanese, ...")
+    tournament.add_argument("variant", help="a variant key or alias (`whist variants`)")
     tournament.add_argument("--a", required=True, metavar="LEVEL", help="easy ... master")
     tournament.add_argument("--b", required=True, metavar="LEVEL", help="easy ... master")
     tournament.add_argument("--deals", type=int, default=100, help="duplicate deals (100)")
@@ -138,15 +166,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "solve":
         from whist.solve_cli import run_solve
 
-        return run_solve(args.file, args.json)
+        return run_solve(args.file, args.json, args.time_limit)
+    if args.command == "analyse":
+        from whist.analyse_cli import run_analyse
+
+        return run_analyse(args.file, args.json, args.deal, args.time_limit)
     if args.command == "serve":
         from whist.server.main import run_server
 
         return run_server(args.host, args.port, args.data_dir)
     if args.command == "bot-worker":
+        from whist.cluster.analysis_jobs import serve_analyses
         from whist.cluster.jobs import run_bot_worker
 
-        return run_bot_worker(args.redis_url, args.processes)
+        return run_bot_worker(args.redis_url, args.processes, beside=serve_analyses)
     if args.command == "cluster":
         from whist.cluster.status import run_status
 

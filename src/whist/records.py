@@ -15,6 +15,7 @@ from typing import Any
 
 from whist.core.actions import Action, action_from_json, action_to_json
 from whist.core.cards import Card, card_text, parse_card
+from whist.core.components import TABLE_PILES
 from whist.core.errors import DEAL_IN_PROGRESS, MATCH_OVER, WhistError
 from whist.core.match import Match
 from whist.core.options import OptionError, Options
@@ -39,6 +40,10 @@ class DealRecord:
     # Parsed actions; an action that is malformed (but names no bad card and has a seat) is
     # kept as the error it raises, so that replay stops there with exit status 1.
     actions: list[Action | WhistError] = field(default_factory=list)
+    # A seat's download rebuilds the cards its seat never saw (``reconstructed``): from
+    # this action on every card in play is where the real deal had it; None: never within
+    # the record. A real deck (no ``reconstructed``): 0.
+    known_from: int | None = 0
 
 
 @dataclass
@@ -150,7 +155,24 @@ def _parse_deal(k: int, data: Any, players: int) -> DealRecord:
             raise RecordError(f"{where}.actions[{i}].{kind}", str(exc)) from None
         except WhistError as exc:
             actions.append(exc)
-    return DealRecord(dealer, tuple(deck), actions)
+    known_from = _known_from(where, data.get("reconstructed"), len(actions))
+    return DealRecord(dealer, tuple(deck), actions, known_from)
+
+
+def _known_from(where: str, data: Any, actions: int) -> int | None:
+    """The optional ``reconstructed`` field of a deal: ``{"known_from": i}`` (the first
+    action from which every card in play is known; null: none)."""
+    if data is None:
+        return 0
+    where = f"{where}.reconstructed"
+    if not isinstance(data, dict) or "known_from" not in data:
+        raise RecordError(where, 'must be an object {"known_from": action index or null}')
+    value = data["known_from"]
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value <= actions:  # type(): a bool is no index
+        raise RecordError(f"{where}.known_from", f"must be null or an action index 0..{actions}")
+    return value
 
 
 def _check_seat(where: str, item: Any, players: int) -> None:
@@ -258,7 +280,7 @@ def replay_document(
                 item["upcard"] = card_text(view.upcard)
             if seat is not None:
                 item["hand"] = sorted(card_text(c) for c in _cards(view.hand))
-                if variant.key == "japanese":
+                if variant.facts.has(TABLE_PILES):
                     item["table"] = sorted(card_text(c) for c in _cards(view.table_cards))
         deals.append(item)
     document: dict[str, Any] = {

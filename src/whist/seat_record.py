@@ -18,7 +18,8 @@ from typing import Any
 from whist.core.actions import Action, Bid, Bottom, Play, action_to_json
 from whist.core.cards import Card, card_text, cards_in
 from whist.core.match import Match
-from whist.core.state import Deal, Phase
+from whist.core.state import Deal
+from whist.core.views import seen_in_place, view_for
 from whist.records import FORMAT
 
 
@@ -48,14 +49,15 @@ def seat_record(
         sees_until = 10**6 if until is None or index < until[0] else -1
         if until is not None and index == until[0]:
             sees_until = until[1]
-        deck, shown_actions = _rebuild(match, index, deal, actions, seat, sees_until)
-        deals.append(
-            {
-                "dealer": deal.dealer,
-                "deck": [card_text(c) for c in deck],
-                "actions": [action_to_json(a) for a in shown_actions],
-            }
-        )
+        deck, shown_actions, known_from = _rebuild(match, index, deal, actions, seat, sees_until)
+        item: dict[str, Any] = {
+            "dealer": deal.dealer,
+            "deck": [card_text(c) for c in deck],
+            "actions": [action_to_json(a) for a in shown_actions],
+        }
+        if known_from != -1:
+            item["reconstructed"] = {"known_from": known_from}
+        deals.append(item)
     document: dict[str, Any] = {
         "format": FORMAT,
         "variant": match.variant.key,
@@ -69,9 +71,11 @@ def seat_record(
 
 def _rebuild(
     match: Match, index: int, deal: Deal, actions: Sequence[Action], seat: int, sees_until: int
-) -> tuple[list[Card], list[Action]]:
+) -> tuple[list[Card], list[Action], int | None]:
     """Replay the true deal step by step to learn its public structure, then place cards.
-    The seat sees its own cards only up to action ``sees_until`` (-1: not in this deal)."""
+    The seat sees its own cards only up to action ``sees_until`` (-1: not in this deal).
+    Also: the first action from which every card in play is where the real deal had it
+    (-1: the deck is the real one; None: never in this deal's actions)."""
     replica = Match(match.variant, match.options)
     for earlier, earlier_actions in zip(match.deals[:index], match.log[:index], strict=True):
         replica.start_deal(earlier.deck, earlier.dealer)
@@ -85,39 +89,27 @@ def _rebuild(
     public: set[Card] = set()
 
     def observe(time: int) -> None:
-        # Japanese Whist: nobody has looked at their hand before trick 1 is complete.
-        own_hand_seen = not (live.table_up and not live.tricks) and time <= sees_until
+        # What the seat sees is its view (every rule of it in one place, the components'
+        # ``project``); once it has left, only what a spectator sees.
+        view = view_for(replica, seat if time <= sees_until else None)
         for owner in range(replica.players):
             for card in cards_in(live.hands[owner]):
+                own = bool(view.hand >> card & 1)
                 slot = slots.get(position[card])
                 if slot is None:
-                    slots[position[card]] = Slot(
-                        position[card], owner, time, owner == seat and own_hand_seen
-                    )
-                elif owner == seat and own_hand_seen:
+                    slots[position[card]] = Slot(position[card], owner, time, own)
+                elif own:
                     slot.known = True
-        for cards in live.shown:
-            public.update(cards)
-        public.update(live.discards)
-        if live.upcard_up and live.stock:
-            public.add(live.stock[0])
-        elif live.phase is Phase.TAKE and live.turn == seat and live.stock and time <= sees_until:
-            public.add(live.stock[0])  # the unseen stock card only this seat was shown
-        if live.table_up:
-            for ups in live.table_up:
-                public.update(c for c in ups if c is not None)
-            if seat < len(live.table_mask):
-                for owner in range(replica.players):
-                    for card in cards_in(live.table_mask[owner]):
-                        slots.setdefault(position[card], Slot(position[card], None, time, True))
+        public.update(seen_in_place(view))
 
     observe(0)
     secret_stand_ins: list[int] = []
     for time, action in enumerate(actions, start=1):
         if isinstance(action, Play):
             trick = live.trick
-            # Japanese trick 1 is played from the table only: it shows nothing of hands.
-            from_hand = not (live.table_up and not live.tricks)
+            # While hands are hidden (Japanese trick 1, played from the table only), not
+            # following suit shows nothing of the hand.
+            from_hand = not any(part.hides_hand(live) for part in live.parts.values())
             if trick and live.must_follow and from_hand and action.card // 13 != trick[0] // 13:
                 voids.append((action.seat, trick[0] // 13, time))
             played_at[action.card] = (action.seat, time)
@@ -147,8 +139,10 @@ def _rebuild(
                 known_cards[pos] = card
             else:
                 slots[pos] = Slot(pos, None, 10**6, False)
-    placed = _place(slots, known_cards, played_at, voids)
+    options = _fitting(slots, known_cards, played_at, voids)
+    placed = _place(known_cards, options)
     deck = [placed[pos] for pos in range(52)]
+    known_from = _known_from(slots, options, played_at, len(actions))
     shown = list(actions)
     if secret_stand_ins:
         stand_in_deal = Match(match.variant, match.options)
@@ -159,7 +153,7 @@ def _rebuild(
                 shown[i] = Bid(action.seat, match.variant.bid_words[-1])  # low / pass
             elif isinstance(action, Bottom):
                 shown[i] = Bottom(action.seat, min(cards_in(hands[action.seat])))
-    return deck, shown
+    return deck, shown, known_from
 
 
 def _hands_at_bidding(
@@ -172,14 +166,14 @@ def _hands_at_bidding(
     return list(fresh.start_deal(deck, dealer).hands)
 
 
-def _place(
+def _fitting(
     slots: dict[int, Slot],
     known: dict[int, Card],
     played_at: dict[Card, tuple[int, int]],
     voids: list[tuple[int, int, int]],
-) -> dict[int, Card]:
-    """Known cards stay; the rest are matched to the open positions (Kuhn's algorithm, in
-    a fixed order) using only what the seat knows: never the true positions."""
+) -> dict[Card, list[int]]:
+    """Every card the seat did not see in place, with the open positions it could have
+    been at by what the seat knows: who played it and when, voids, when hands received."""
     open_slots = sorted(pos for pos in range(52) if pos not in known)
     cards = sorted(set(range(52)) - set(known.values()))
 
@@ -202,7 +196,12 @@ def _place(
             for v_seat, v_suit, v_time in voids
         )
 
-    options = {card: [pos for pos in open_slots if fits(card, pos)] for card in cards}
+    return {card: [pos for pos in open_slots if fits(card, pos)] for card in cards}
+
+
+def _place(known: dict[int, Card], options: dict[Card, list[int]]) -> dict[int, Card]:
+    """Known cards stay; the rest are matched to the open positions they fit (Kuhn's
+    algorithm, in a fixed order) using only what the seat knows: never the true positions."""
     owner_of: dict[int, Card] = {}
 
     def augment(card: Card, seen: set[int]) -> bool:
@@ -215,9 +214,47 @@ def _place(
                 return True
         return False
 
-    for card in cards:
+    for card in sorted(options):
         if not augment(card, set()):
             raise AssertionError(f"no place for {card_text(card)}: inconsistent deal")
     placed = dict(known)
     placed.update(owner_of)
     return placed
+
+
+def _known_from(
+    slots: dict[int, Slot],
+    options: dict[Card, list[int]],
+    played_at: dict[Card, tuple[int, int]],
+    actions: int,
+) -> int | None:
+    """The first action from which the rebuilt deck puts every card in play where the real
+    one had it, by the seat's knowledge alone (it must not tell the seat whether a guess
+    was right): before action ``t``, a card not seen in place and not yet played is known
+    when every position it could be at holds it in the same hand by then. A position whose
+    card has not reached a hand by then (stock, face-down table card) is a place of its own.
+    -1: every position is known (the real deck); None: not from any action."""
+    if not options:
+        return -1
+
+    def known_before(t: int) -> bool:
+        for card, positions in options.items():
+            played = played_at.get(card)
+            if played is not None and played[1] <= t:
+                continue  # played before action t: not in play any more
+            places = {
+                slots[pos].owner
+                if slots[pos].owner is not None and slots[pos].time <= t
+                else -1 - pos
+                for pos in positions
+            }
+            if len(places) > 1:
+                return False
+        return True
+
+    first: int | None = None
+    for t in range(actions, -1, -1):
+        if not known_before(t):
+            break
+        first = t
+    return first

@@ -49,10 +49,11 @@ from whist.bots import LEVELS, make_bot
 from whist.bots.base import Bot
 from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Play, Resign, Take
 from whist.core.cards import SUITS, Card, Hand, Suit, cards_in, is_red, make_card, rank_of, suit_of
+from whist.core.components import Pile
 from whist.core.errors import CARD_NOT_AVAILABLE, MUST_FOLLOW_SUIT, WhistError
 from whist.core.match import Match
 from whist.core.state import Contract
-from whist.core.views import Pile, View, view_for
+from whist.core.views import View, view_for
 from whist.variants import resolve
 
 EXIT_FINISHED = 0

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { socketUrl } from "../../src/whist/web/js/connection.js";
+import { backoffDelay, secondsLeft, socketUrl } from "../../src/whist/web/js/connection.js";
 
 const page = { protocol: "https:", host: "club.example.com" };
 
@@ -20,4 +20,27 @@ test("each new try goes to the next address of the club", () => {
     "wss://a.example.com/ws/tables/t",
     "wss://b.example.com/ws/tables/t",
   ]);
+});
+
+test("the back-off doubles from half a second and never waits over 3 s", () => {
+  const middle = [0, 1, 2, 3, 4, 10, 50].map((attempt) => backoffDelay(attempt, 0.5));
+  assert.deepEqual(middle, [500, 1000, 2000, 3000, 3000, 3000, 3000]);
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    for (const random of [0, 0.25, 0.999]) {
+      const delay = backoffDelay(attempt, random);
+      assert.ok(delay >= 400 && delay <= 3000, `${attempt} ${random}: ${delay}`);
+    }
+  }
+  // ±20 % jitter below the cap, so that a club's pages spread their tries.
+  assert.equal(backoffDelay(0, 0), 400);
+  assert.equal(backoffDelay(1, 0.999), 1200);
+});
+
+test("the countdown shows whole seconds left, rounded up, never below 0", () => {
+  assert.equal(secondsLeft(10_000, 7_000), 3);
+  assert.equal(secondsLeft(10_000, 7_900), 3);
+  assert.equal(secondsLeft(10_000, 8_000), 2);
+  assert.equal(secondsLeft(10_000, 9_999), 1);
+  assert.equal(secondsLeft(10_000, 10_000), 0);
+  assert.equal(secondsLeft(10_000, 12_000), 0);
 });

@@ -45,6 +45,7 @@ from whist.bots.rollout import best_by_rollouts
 from whist.bots.tactics import cheapest, highest_rank, lowest_rank
 from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Take
 from whist.core.cards import SUIT_MASK, Card, Hand, Suit, cards_in
+from whist.core.components import TABLE_PILES
 from whist.core.views import View
 
 EXACT_FROM = 6  # stage-2 two-hand endings with at most this many cards each are solved
@@ -58,7 +59,7 @@ class HardBot(CardPlayer):
         return decide(view, legal)
 
     def play(self, view: View, cards: list[Card], rng: Random) -> Card:
-        if view.variant == "japanese":
+        if view.facts.has(TABLE_PILES):
             # 26 tricks from hand and open table: look ahead by rollouts, a fixed number
             # (not a clock) so that a seed always gives the same choice.
             samples = max(4, min(40, ROLLOUTS // len(cards)))
@@ -317,8 +318,9 @@ def estimated_tricks(hand: Hand, trump: Suit | None) -> float:
 def decide(view: View, legal: tuple[Action, ...]) -> Action:
     first = legal[0]
     if isinstance(first, Bid | Bottom):
-        if view.variant == "plockwhist":
-            # Six cards of thirteen: an above-average start plays for tricks.
+        if view.facts.bid_hand < 13:
+            # Bidding on a start (Plockwhist's six cards of thirteen): an above-average
+            # start plays for tricks.
             wants = hcp(view.hand) >= 6 and estimated_tricks(view.hand, None) >= 1.5
         else:
             # Partner adds about a third of the tricks this hand does not take.

@@ -52,6 +52,7 @@ from whist.bots.knowledge import Knowledge, know
 from whist.bots.sampler import World, all_tricks
 from whist.core.actions import Action, Bid, Bottom, Play
 from whist.core.cards import FULL_MASK, SUIT_MASK, Card, Hand, cards_in, is_red
+from whist.core.components import TABLE_PILES, TURNED_CARD
 from whist.core.views import View
 
 Q = 0.5
@@ -76,7 +77,7 @@ class Moment:
 
 def moments(view: View) -> list[Moment]:
     assert view.seat is not None
-    if view.variant == "japanese":
+    if view.facts.has(TABLE_PILES):
         return []
     if view.players == 2:
         return _stock_moments(view)
@@ -145,7 +146,7 @@ def _play_moments(view: View) -> list[Moment]:
             for trick in view.tricks[:index]:
                 won[trick.winner % 2] += 1
             turned = None
-            if view.variant == "classic" and index == 0 and view.dealer is not None:
+            if view.facts.has(TURNED_CARD) and index == 0 and view.dealer is not None:
                 dealer_pos = (view.dealer - leader) % players
                 if dealer_pos >= i and view.shown[view.dealer]:
                     turned = view.shown[view.dealer][0]
@@ -202,8 +203,7 @@ def _stock_moments(view: View) -> list[Moment]:
 def _legal_bids(view: View, seat: int, hand: Hand, kind: str) -> tuple[Action, ...]:
     if kind == "bottom":
         return tuple(Bottom(seat, c) for c in cards_in(hand))
-    words = ("high", "low") if view.variant == "minnesota" else ("spel", "pass")
-    return tuple(Bid(seat, w) for w in words)
+    return tuple(Bid(seat, word) for word in view.facts.bid_words)
 
 
 def _bid_likelihood(m: Moment, hand: Hand) -> float:
@@ -262,6 +262,13 @@ def _play_likelihood(m: Moment, hand: Hand) -> float:
 
 
 _LAST: list[tuple[View, list[Moment], dict[tuple[int, Hand], float]]] = []
+
+
+def weighed(view: View, worlds: list[World]) -> list[World]:
+    """The worlds, each weighted by the likelihood of the other seats' past choices in it
+    under HARD's policy."""
+    weights = likelihoods(view, worlds)
+    return [replace(w, weight=x) for w, x in zip(worlds, weights, strict=True)]
 
 
 def likelihoods(view: View, worlds: list[World]) -> list[float]:

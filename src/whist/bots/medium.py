@@ -28,8 +28,9 @@ from whist.core.actions import Action, Bid, Bottom, ChooseTrump, Take
 from whist.core.cards import Card
 from whist.core.views import View
 
-# High-card points of a hand (or 6-card start in Plockwhist) from which MEDIUM plays for tricks.
-HIGH_FROM = {"minnesota": 12, "swedish": 12, "plockwhist": 6}
+# High-card points of a 13-card hand from which MEDIUM plays for tricks (an average hand has
+# 10); a bid on fewer cards (Plockwhist's six) asks for the same share of them.
+HIGH_FROM = 12
 
 
 class MediumBot(CardPlayer):
@@ -39,7 +40,8 @@ class MediumBot(CardPlayer):
         first = legal[0]
         if isinstance(first, Bid | Bottom):
             strength = hcp(view.hand)
-            return want_tricks_choice(view, legal, strength >= HIGH_FROM.get(view.variant, 12))
+            high = strength >= HIGH_FROM * view.facts.bid_hand / 13
+            return want_tricks_choice(view, legal, high)
         if isinstance(first, ChooseTrump):
             mine = view.table_cards
             return trump_choice(view, legal, lambda suit: suit_length(mine, suit))

@@ -11,7 +11,7 @@ sizes, and the voids players showed by not following suit.
 
 The model: every assignment of the unseen cards to the unseen places that is consistent
 with the view is equally likely (a uniformly shuffled deck, other players' choices taken
-as uninformative; ``inference=True`` weighs that afterwards, ``whist.bots.inference``).
+as uninformative; ``whist.bots.inference.weighed`` weighs that afterwards).
 
 - Lasting voids (four-player games; German Whist and Plockwhist stage 2; Japanese Whist
   from trick 2, where a void says the hidden *hand* holds no card of the suit: face-down
@@ -54,34 +54,16 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb, factorial
 from random import Random
 
 from whist.core.cards import FULL_MASK, SUIT_MASK, Card, Hand, cards_in
+from whist.core.components import STOCK, TABLE_PILES
 from whist.core.views import View
 
 ALL_SUITS = 0b1111
-STOCK_GAMES = frozenset({"german", "plockwhist"})
-# Inference on or off per (variant, contract mode) — ``None`` mode: before the contract
-# is known, or variants without one. Calibrated later by duplicate tournaments.
-INFERENCE: dict[tuple[str, str | None], bool] = {
-    ("classic", None): False,
-    ("minnesota", None): False,
-    ("minnesota", "high"): False,
-    ("minnesota", "low"): False,
-    ("swedish", None): False,
-    ("swedish", "spel"): False,
-    ("swedish", "noll"): False,
-    ("german", None): False,
-    ("plockwhist", None): False,
-    ("plockwhist", "spel"): False,
-    ("plockwhist", "pass"): False,
-    ("japanese", None): False,
-}
-
-
 @dataclass(frozen=True)
 class World:
     """One complete hidden state. ``hands``: per seat every card it holds now and has not
@@ -186,9 +168,9 @@ class Sampler:
         self.places: list[_Place] = []
         self.history: _StockHistory | None = None
         self.count: int = 0
-        if view.variant == "japanese":
+        if view.facts.has(TABLE_PILES):
             pool = self._japanese()
-        elif view.variant in STOCK_GAMES:
+        elif view.facts.has(STOCK):
             pool = self._stock_game()
         else:
             pool = self._four_hands()
@@ -237,7 +219,8 @@ class Sampler:
         me = self.seat
         gone = played_mask(view) | _mask(view.discards)
         pool = FULL_MASK & ~gone
-        hand_known = bool(view.tricks)
+        # The view shows no hand while nobody may look at theirs (trick 1).
+        hand_known = bool(view.hand) or view.hand_sizes[me] == 0
         voids = [0] * 2
         for index, seat, suit in void_events(view):
             if index >= 1:  # trick 1 is played from the table alone
@@ -702,27 +685,10 @@ def prepare(view: View) -> Sampler:
     return sampler
 
 
-def inference_default(view: View) -> bool:
-    mode = view.contract.mode if view.contract is not None else None
-    return INFERENCE.get((view.variant, mode), False)
-
-
-def sample_worlds(
-    view: View, rng: Random, count: int, *, inference: bool | None = False
-) -> list[World]:
+def sample_worlds(view: View, rng: Random, count: int) -> list[World]:
     """``count`` worlds drawn uniformly (see the module doc) from those consistent with
-    ``view``; with ``inference`` each carries the likelihood of the other seats' past
-    choices in it under HARD's policy (``whist.bots.inference``). ``inference=None``:
-    as the ``INFERENCE`` table says for this variant and contract."""
-    worlds = prepare(view).sample(rng, count)
-    if inference is None:
-        inference = inference_default(view)
-    if inference:
-        from whist.bots.inference import likelihoods
-
-        weights = likelihoods(view, worlds)
-        worlds = [replace(w, weight=x) for w, x in zip(worlds, weights, strict=True)]
-    return worlds
+    ``view``, each of weight 1 (``whist.bots.inference.weighed`` weighs them)."""
+    return prepare(view).sample(rng, count)
 
 
 def world_count(view: View) -> int:

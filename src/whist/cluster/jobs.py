@@ -36,7 +36,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +49,7 @@ from redis.exceptions import RedisError, ResponseError
 from whist.core.views import View
 from whist.server.bots import (
     STOPPED,
+    advise,
     choose,
     safe_move,
     signals_held,
@@ -59,7 +60,10 @@ from whist.server.bots import (
 log = logging.getLogger("whist.jobs")
 
 # ------------------------------------------------------------------ names in Redis
-STREAM = "whist:jobs:bot"  # the bot jobs (analysis jobs will get a stream of their own)
+STREAM = "whist:jobs:bot"  # the bot jobs (analyses have their own: analysis_jobs.py)
+# A bot job's kind: a bot's move (``choose``), or MASTER's advice for a hint (``advise``:
+# the action and its estimate). A job without one (an older node's) is a move.
+CHOOSE, ADVISE = "choose", "advise"
 GROUP = "bot-workers"  # the consumer group of every worker; a worker's id is its consumer
 REPLIES = "whist:replies:"  # + node id: the pub/sub channel of a node's answers
 WORKER_KEY = "whist:worker:"  # + worker id: its heartbeat, JSON that expires
@@ -121,6 +125,40 @@ async def pause(stop: asyncio.Event, seconds: float) -> None:
         await asyncio.wait_for(stop.wait(), seconds)
 
 
+async def through_outages(
+    stop: asyncio.Event,
+    prepare: Callable[[], Awaitable[None]],
+    step: Callable[[], Awaitable[None]],
+    logger: logging.Logger,
+    waiting: str,
+) -> None:
+    """A worker's loop: ``step`` until ``stop``, ``prepare`` first and again after every
+    outage. Redis away is said once in the log ("Redis is away (why): ``waiting``") and
+    tried again every second; a restarted Redis without the stream (NOGROUP) is prepared
+    again at once; anything else is raised."""
+    ready = False
+    down = False
+    while not stop.is_set():
+        try:
+            if not ready:
+                await prepare()
+                ready = True
+            await step()
+            if down:
+                down = False
+                logger.warning("Redis is back: taking jobs again")
+        except Exception as exc:
+            ready = False
+            if isinstance(exc, ResponseError) and str(exc).startswith("NOGROUP"):
+                continue  # a restarted Redis without the stream: make it
+            if not unreachable(exc):
+                raise
+            if not down:
+                down = True
+                logger.error("Redis is away (%s): %s", exc, waiting)
+            await pause(stop, RETRY_SECONDS)
+
+
 async def ended(task: asyncio.Task[None]) -> None:
     """Wait for a task told to stop by an event, cancelling it only if it has not ended in
     time. A task is not cancelled first: redis-py can swallow a cancellation that comes
@@ -141,7 +179,7 @@ class BotJobs:
         self.budget = budget
         self.node = node
         self.channel = channel(node)
-        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}  # job -> its answer
         self._subscribed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
@@ -175,6 +213,29 @@ class BotJobs:
     async def think(self, level: str, view: View, seed: str) -> dict[str, Any] | None:
         """The bot's action as record JSON, decided by a worker; None when no worker is
         alive or Redis is away (the caller then uses its local pool)."""
+        try:
+            answer = await self._job(CHOOSE, level, view, seed)
+        except TimeoutError:
+            log.warning(
+                "no bot worker answered a %s bot within %.1f s: playing a safe move",
+                level,
+                deadline(self.budget),
+            )
+            return safe_move(view, seed)
+        return None if answer is None else answer["action"]
+
+    async def advise(self, view: View, seed: str) -> dict[str, Any] | None:
+        """MASTER's advice for a hint (server/bots.py ``advise``), from a worker; None as
+        for ``think``. Raises ``TimeoutError`` when no answer comes in time, and
+        ``RuntimeError`` when the worker could not give it."""
+        answer = await self._job(ADVISE, "master", view, seed)
+        if answer is not None and "action" not in answer:
+            raise RuntimeError("the bot worker could not give the hint")
+        return answer
+
+    async def _job(self, kind: str, level: str, view: View, seed: str) -> dict[str, Any] | None:
+        """A job's answer from a worker; None when none is alive or Redis is away;
+        ``TimeoutError`` past ``deadline``."""
         if not self._subscribed.is_set() or not await self._alive():
             return None
         loop = asyncio.get_running_loop()
@@ -189,6 +250,7 @@ class BotJobs:
                     STREAM,
                     {
                         "id": job,
+                        "kind": kind,
                         "level": level,
                         "seed": seed,
                         "budget": repr(self.budget),
@@ -204,16 +266,8 @@ class BotJobs:
                 self._lost(exc)
                 self._live = False
                 return None
-            try:
-                async with asyncio.timeout_at(until):
-                    return await future
-            except TimeoutError:
-                log.warning(
-                    "no bot worker answered a %s bot within %.1f s: playing a safe move",
-                    level,
-                    wait,
-                )
-                return safe_move(view, seed)
+            async with asyncio.timeout_at(until):
+                return await future
         finally:
             self._waiting.pop(job, None)
 
@@ -290,12 +344,11 @@ class BotJobs:
         try:
             answer = orjson.loads(data)
             future = self._waiting.get(answer["id"])
-            action = answer["action"]
         except (orjson.JSONDecodeError, KeyError, TypeError):
             log.error("a bot worker's answer is not understood: %.200r", data)
             return
         if future is not None and not future.done():  # else too late, or a second answer
-            future.set_result(action)
+            future.set_result(answer)
 
     def _lost(self, exc: BaseException) -> None:
         if not self._down:
@@ -304,9 +357,12 @@ class BotJobs:
 
 
 # ------------------------------------------------------------------ the worker's side
-def decide(level: str, view: bytes, seed: str, budget: float) -> dict[str, Any]:
-    """Runs in a pool process: unpickled there, so the worker's event loop stays free."""
-    return choose(level, pickle.loads(view), seed, budget)
+def decide(kind: str, level: str, view: bytes, seed: str, budget: float) -> dict[str, Any]:
+    """Runs in a pool process: unpickled there, so the worker's event loop stays free. The
+    answer's fields: ``action`` (and ``estimate`` for advice)."""
+    if kind == ADVISE:
+        return advise(pickle.loads(view), seed, budget)
+    return {"action": choose(level, pickle.loads(view), seed, budget)}
 
 
 def read_entries(read: Any) -> list[tuple[Any, Any]]:
@@ -320,6 +376,7 @@ def read_entries(read: Any) -> list[tuple[Any, Any]]:
 class Job:
     entry: bytes | str  # the stream entry's id (what XACK takes)
     id: str
+    kind: str  # CHOOSE or ADVISE
     level: str
     seed: str
     budget: float
@@ -336,6 +393,7 @@ class Job:
         return cls(
             entry=entry,
             id=text(got["id"]),
+            kind=text(got["kind"]) if "kind" in got else CHOOSE,
             level=text(got["level"]),
             seed=text(got["seed"]),
             budget=float(got["budget"]),
@@ -360,8 +418,6 @@ class Worker:
         self.restarting = False
         self.thinking: dict[bytes | str, asyncio.Task[None]] = {}
         self.done = 0
-        self.ready = False  # the group is known to exist (checked again after an outage)
-        self.down = False  # Redis is away: said once in the log
 
     # --- the process pool
     async def start_pool(self) -> None:
@@ -432,7 +488,6 @@ class Worker:
         for consumer in await self.client.xinfo_consumers(STREAM, GROUP):
             if consumer["pending"] == 0 and consumer["idle"] > STALE_CONSUMER_MS:
                 await self.client.xgroup_delconsumer(STREAM, GROUP, consumer["name"])
-        self.ready = True
 
     async def step(self) -> None:
         """Take as many jobs as there are free processes: first those of dead workers."""
@@ -495,22 +550,27 @@ class Worker:
         try:
             if executor is None:  # stopped already (the pool goes before the last jobs)
                 raise BrokenProcessPool
-            future = loop.run_in_executor(executor, decide, job.level, job.view, job.seed, budget)
-            action = await asyncio.wait_for(future, timeout=budget + OVERRUN_SECONDS)
-        except BrokenProcessPool:
-            # This move at once (as the local pool does), the next ones on a new pool. Not
-            # thought about again: a position that kills its process must not kill more.
-            if executor is not None and not self.stop.is_set():
-                await self.restart_pool(executor)
-            action = safe_move(pickle.loads(job.view), job.seed)
-        except TimeoutError:
-            log.warning("a %s bot overran its %.2f s budget: a safe move", job.level, budget)
-            action = safe_move(pickle.loads(job.view), job.seed)
-        except Exception:  # a bot's bug: the table must still get a move
-            log.exception("a %s bot failed: a safe move", job.level)
-            action = safe_move(pickle.loads(job.view), job.seed)
+            future = loop.run_in_executor(
+                executor, decide, job.kind, job.level, job.view, job.seed, budget
+            )
+            answer = await asyncio.wait_for(future, timeout=budget + OVERRUN_SECONDS)
+        except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):
+                # This move at once (as the local pool does), the next ones on a new pool.
+                # Not thought about again: a position that kills its process must not kill
+                # more.
+                if executor is not None and not self.stop.is_set():
+                    await self.restart_pool(executor)
+            elif isinstance(exc, TimeoutError):
+                log.warning("a %s bot overran its %.2f s budget", job.level, budget)
+            else:  # a bot's bug: the table must still get a move
+                log.exception("a %s bot failed", job.level)
+            # A move: MEDIUM's safe one. Advice has no stand-in: the node is told it failed.
+            answer = {}
+            if job.kind != ADVISE:
+                answer = {"action": safe_move(pickle.loads(job.view), job.seed)}
         try:
-            await self.client.publish(job.reply, orjson.dumps({"id": job.id, "action": action}))
+            await self.client.publish(job.reply, orjson.dumps({"id": job.id, **answer}))
         except (RedisError, OSError) as exc:
             log.error("an answer could not be sent (%s): dropped", exc)
             return
@@ -529,25 +589,7 @@ class Worker:
         beating = asyncio.get_running_loop().create_task(self.heartbeat())
         log.info("bot worker %s with %d bot process(es): taking jobs", self.id, self.processes)
         try:
-            while not stop.is_set():
-                try:
-                    if not self.ready:
-                        await self.prepare()
-                    await self.step()
-                    if self.down:
-                        self.down = False
-                        log.warning("Redis is back: taking jobs again")
-                except Exception as exc:
-                    if isinstance(exc, ResponseError) and str(exc).startswith("NOGROUP"):
-                        self.ready = False  # a restarted Redis without the stream: make it
-                        continue
-                    if not unreachable(exc):
-                        raise
-                    self.ready = False
-                    if not self.down:
-                        self.down = True
-                        log.error("Redis is away (%s): trying again every second", exc)
-                    await pause(stop, RETRY_SECONDS)
+            await through_outages(stop, self.prepare, self.step, log, "trying again every second")
         finally:
             log.info("stopping: %d job(s) being thought about", len(self.thinking))
             # Gone from the live list first, so that nodes stop sending jobs here.
@@ -572,10 +614,21 @@ class Worker:
                     await self.client.xgroup_delconsumer(STREAM, GROUP, self.id)
 
 
+# Other jobs a bot worker takes beside the bots' (the deal analyses of "Review deal",
+# cluster/analysis_jobs.py, which the command line passes: they import this module): run
+# with the worker's Redis client, its stop and its consumer id.
+Beside = Callable[[redis.Redis, asyncio.Event, str], Coroutine[Any, Any, None]]
+
+
 async def run_worker(
-    redis_url: str, budget: float, processes: int, stop: asyncio.Event | None = None
+    redis_url: str,
+    budget: float,
+    processes: int,
+    stop: asyncio.Event | None = None,
+    beside: Beside | None = None,
 ) -> None:
-    """Take bot jobs until ``stop`` is set (by default: until SIGTERM or SIGINT)."""
+    """Take bot jobs (and ``beside``'s) until ``stop`` is set (by default: until SIGTERM or
+    SIGINT)."""
     loop = asyncio.get_running_loop()
     handled = stop is None
     stop = stop or asyncio.Event()
@@ -585,9 +638,15 @@ async def run_worker(
     # The timeouts keep a vanished host (no "connection refused") from hanging a worker.
     client = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=3)
     worker = Worker(client, budget, processes, stop)
+    other: asyncio.Task[None] | None = None
+    if beside is not None:
+        other = loop.create_task(beside(client, stop, worker.id))
     try:
         await worker.run()
     finally:
+        if other is not None:
+            stop.set()  # also when the bots' loop ended with an error
+            await ended(other)
         worker.stop_pool()
         with contextlib.suppress(RedisError, OSError):
             await client.aclose()
@@ -604,7 +663,9 @@ def stopped(sig: int, _frame: object) -> None:
     raise Stopped(sig)
 
 
-def run_bot_worker(redis_url: str | None, processes: int | None) -> int:
+def run_bot_worker(
+    redis_url: str | None, processes: int | None, beside: Beside | None = None
+) -> int:
     """``whist bot-worker``: exit 0 when stopped, 2 for nothing to work with."""
     from pydantic import ValidationError
 
@@ -632,7 +693,7 @@ def run_bot_worker(redis_url: str | None, processes: int | None) -> int:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
         shown = where.get("path") or f"{where.get('host', 'localhost')}:{where.get('port', 6379)}"
         print(f"whist bot-worker: jobs from Redis at {shown}", flush=True)
-        asyncio.run(run_worker(url, settings.bot_budget, count))
+        asyncio.run(run_worker(url, settings.bot_budget, count, beside=beside))
     except Stopped:
         pass
     return 0

@@ -34,7 +34,17 @@ from redis.backoff import ExponentialBackoff
 
 from whist.cluster.bus import Bus
 from whist.cluster.route import Moved, RemoteTable, Route
-from whist.server.actor import Command, Connection, Refused, TableActor, failure, restore
+from whist.server.actor import Refused, TableActor, failure, restore
+from whist.server.commands import (
+    Connect,
+    Connection,
+    Disconnect,
+    Info,
+    Question,
+    Snapshot,
+    question,
+    socket_command,
+)
 from whist.server.table import TableState
 from whist.store.leases import Claim, Leases
 
@@ -144,7 +154,7 @@ class Cluster:
         if actor is None:
             return
         try:  # the commands already in its inbox come first
-            await asyncio.wait_for(actor.ask("info"), 5.0)
+            await asyncio.wait_for(actor.ask(Info()), 5.0)
         except Exception:
             log.warning("table %s: not drained before the handover", table_id)
 
@@ -337,10 +347,10 @@ class Cluster:
         if kind == "connect":
             old = self.remote.pop(key, None)
             if old is not None:
-                actor.post(Command("disconnect", connection=old[2]))
+                actor.post(Disconnect(old[2]))
             connection = self._remote_connection(key, node, message["player"])
             self.remote[key] = (table_id, node, connection)
-            actor.post(Command("connect", connection=connection))
+            actor.post(Connect(connection))
             return
         known = self.remote.get(key)
         if known is None or known[0] != table_id:
@@ -349,7 +359,7 @@ class Cluster:
             return
         if kind == "disconnect":
             del self.remote[key]
-        actor.post(Command(kind, connection=known[2], data=message["data"]))
+        actor.post(socket_command(kind, message["data"], known[2]))
 
     def _remote_connection(self, key: str, node: str, player: int | None) -> Connection:
         bus = self.bus
@@ -372,17 +382,15 @@ class Cluster:
             reply["moved"] = True
         else:
             try:
-                reply["result"] = await actor.ask(
-                    message["kind"], message["player"], **message["data"]
-                )
+                asked = question(message["kind"], message["player"], message["data"])
+                reply["result"] = await actor.ask(asked)
                 reply["ok"] = True
             except Refused as refused:
                 reply.update(ok=False, code=refused.code, message=refused.message)
         self.bus.send(message["node"], reply)
 
-    async def ask_remote(
-        self, node: str, table_id: str, kind: str, player_id: int | None, data: dict[str, Any]
-    ) -> Any:
+    async def ask_remote(self, node: str, table_id: str, asked: Question) -> Any:
+        kind, player_id, data = asked.wire()
         rid = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[rid] = future
@@ -420,7 +428,7 @@ class Cluster:
         for table_id, _node, connection in list(self.remote.values()):
             actor = self.club.actors.get(table_id)
             if actor is not None:
-                actor.post(Command("snapshot", connection=connection))
+                actor.post(Snapshot(connection))
 
     # ------------------------------------------------------- shared views
     async def _beat(self) -> None:
@@ -443,7 +451,7 @@ class Cluster:
                 actor = club.actors.get(table_id)
                 if node in gone and actor is not None:
                     del self.remote[key]
-                    actor.post(Command("disconnect", connection=connection))
+                    actor.post(Disconnect(connection))
         for route in list(self.routes.values()):
             if route.owner not in (None, self.node) and route.owner not in self.live_nodes:
                 route.moved()

@@ -17,11 +17,21 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from whist.server.actor import Command, Connection, Refused, frame_text
+from whist.server.actor import Refused, frame_text
+from whist.server.commands import (
+    Act,
+    Connect,
+    Connection,
+    Disconnect,
+    MessageId,
+    Question,
+    SocketCommand,
+)
 
 if TYPE_CHECKING:
     from whist.cluster.node import Cluster
@@ -47,36 +57,35 @@ class Route:
         self.owner: str | None = None  # the node running the table (None: finding it)
         # Acts sent to the owner and not answered yet, oldest first (a table answers each
         # act, in order): re-sent when the table moves.
-        self.unanswered: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self.unanswered: OrderedDict[int, Act] = OrderedDict()
         self._next = 0
         self.version = 0  # the newest version this socket was sent
         self.closed = False
         self._attaching: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------- from the socket
-    def post(self, command: Command) -> None:
-        kind = command.kind
-        if kind == "connect":
+    def post(self, command: SocketCommand) -> None:
+        if isinstance(command, Connect):
             self.client = command.connection
             self.cluster.routes[self.id] = self
             self._attach()
             return
-        if kind == "disconnect":
+        if isinstance(command, Disconnect):
             self.closed = True
             self.cluster.routes.pop(self.id, None)
             if self._attaching is not None:
                 self._attaching.cancel()
             if self.owner is not None:
-                self._forward("disconnect", {})
+                self._forward(Disconnect(self.proxy))
             return
-        if kind == "act":
+        if isinstance(command, Act):
             if self.owner != self.cluster.node and not self.cluster.bus.up:
-                self._refuse(command.data, *UNAVAILABLE)
+                self._refuse(command.id, *UNAVAILABLE)
                 return
             self._next += 1
-            self.unanswered[self._next] = command.data
+            self.unanswered[self._next] = command
         if self.owner is not None:
-            self._forward(kind, command.data)
+            self._forward(command)
         # else: sent once the owner is known (acts wait in ``unanswered``; the connect
         # that follows brings a fresh state, which answers a snapshot)
 
@@ -93,8 +102,8 @@ class Route:
             await self.client.send(text)
 
     def _answered(self, message_id: Any) -> None:
-        for key, data in self.unanswered.items():
-            if data.get("id") == message_id:
+        for key, act in self.unanswered.items():
+            if act.id == message_id:
                 del self.unanswered[key]
                 return
         if self.unanswered:  # answers come in order: the oldest one it is
@@ -131,22 +140,25 @@ class Route:
                 return
             if owner:
                 self.owner = owner
-                self._forward("connect", {})
-                for data in list(self.unanswered.values()):
-                    self._forward("act", data)
+                self._forward(Connect(self.proxy))
+                for act in list(self.unanswered.values()):
+                    self._forward(act)
                 return
             await asyncio.sleep(0.2)
 
-    def _forward(self, kind: str, data: dict[str, Any]) -> None:
+    def _forward(self, command: SocketCommand) -> None:
+        """Send the socket's command to the table's owner, as from the route's own
+        connection (``proxy``)."""
         owner = self.owner
         if owner == self.cluster.node:
             actor = self.cluster.club.actors.get(self.table_id)
             if actor is None:  # dropped a moment ago
                 self.moved()
                 return
-            actor.post(Command(kind, connection=self.proxy, data=data))
+            actor.post(replace(command, connection=self.proxy))
             return
         assert owner is not None
+        kind, data = command.wire()
         self.cluster.bus.send(
             owner,
             {
@@ -160,12 +172,12 @@ class Route:
             },
         )
 
-    def _refuse(self, data: dict[str, Any], code: str, message: str) -> None:
+    def _refuse(self, message_id: MessageId, code: str, message: str) -> None:
         if self.client is None:
             return
         frame = {
             "type": "error",
-            "id": data.get("id"),
+            "id": message_id,
             "code": code,
             "message": message,
             "version": self.version,
@@ -184,7 +196,7 @@ class RemoteTable:
         self.cluster = cluster
         self.table_id = table_id
 
-    async def ask(self, kind: str, player_id: int | None = None, **data: Any) -> Any:
+    async def ask(self, question: Question) -> Any:
         deadline = asyncio.get_running_loop().time() + ASK_SECONDS
         while True:
             owner = await self.cluster.resolve(self.table_id)
@@ -193,11 +205,10 @@ class RemoteTable:
             if owner == self.cluster.node:
                 actor = self.cluster.club.actors.get(self.table_id)
                 if actor is not None:
-                    return await actor.ask(kind, player_id, **data)
+                    return await actor.ask(question)
             elif owner and self.cluster.bus.up:
                 with contextlib.suppress(Moved):
-                    cluster = self.cluster
-                    return await cluster.ask_remote(owner, self.table_id, kind, player_id, data)
+                    return await self.cluster.ask_remote(owner, self.table_id, question)
             if asyncio.get_running_loop().time() > deadline:
                 raise Refused(*UNAVAILABLE)
             await asyncio.sleep(0.2)

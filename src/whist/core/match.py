@@ -211,8 +211,6 @@ class Match:
             deal.hands[seat] = avail ^ (1 << card)
         else:
             self.variant.remove_card(self, deal, seat, card)
-        if deal.trump_card_up and seat == deal.dealer:
-            deal.trump_card_up = False  # Classic: the dealer takes up the turned card
         trick.append(card)
         self._actions.append(action)
         players = self.players

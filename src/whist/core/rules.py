@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from whist.core.cards import Card, Suit
 
 
@@ -50,3 +52,27 @@ def points_for(side: int, value: int) -> list[int]:
     points = [0, 0]
     points[side] = value
     return points
+
+
+def bid_points(
+    won: Sequence[int], makers: int, *, set_factor: int = 1, lose_under_seven: bool = False
+) -> list[int]:
+    """A deal where ``makers`` (a seat or a side) undertook to take seven tricks or more.
+    Made: they score their tricks over six.  Set: the other side scores its tricks over six,
+    times ``set_factor``; or, with ``lose_under_seven`` (South Dakota), the makers lose a
+    point per trick they were short of seven."""
+    if won[makers] >= 7:
+        return points_for(makers, over_six(won[makers]))
+    if lose_under_seven:
+        return points_for(makers, -under_seven(won[makers]))
+    return points_for(1 - makers, set_factor * over_six(won[1 - makers]))
+
+
+def fewest_points(won: Sequence[int], *, lose_over_six: bool = False) -> list[int]:
+    """A deal for the fewest tricks (two sides, thirteen tricks, so never a tie): the side
+    with fewer scores a point per trick under seven; or, with ``lose_over_six`` (South
+    Dakota), the side with more loses a point per trick over six."""
+    fewer = 0 if won[0] < won[1] else 1
+    if lose_over_six:
+        return points_for(1 - fewer, -over_six(won[1 - fewer]))
+    return points_for(fewer, under_seven(won[fewer]))

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from whist.core.cards import Card, Hand, Suit
+
+if TYPE_CHECKING:
+    from whist.core.components import Component
 
 
 class Phase(StrEnum):
@@ -72,7 +75,9 @@ class Contract:
 
 
 class Deal:
-    """One deal, built by ``Match.start_deal`` with empty hands for the variant to fill.
+    """One deal, built by ``Match.start_deal`` with empty hands for the variant to fill:
+    the state every variant shares, plus the components of the variant's mechanics in
+    ``parts`` (``whist.core.components``), keyed by name.
 
     A plain class rather than a dataclass: compiled, a dataclass's generated ``__init__``
     stays interpreted Python, and a deal is built for every deal of every simulation."""
@@ -90,6 +95,7 @@ class Deal:
         # whether a follower must follow suit, and whether a trick counts for the deal.
         self.must_follow = True
         self.tricks_count = True
+        self.stage = 0  # German Whist and Plockwhist: 1 while the stock lasts, then 2
         # The trick in progress.
         self.leader = 0
         self.trick: list[Card] = []
@@ -97,33 +103,20 @@ class Deal:
         self.won = [0, 0]  # counted tricks per side
         self.tricks_total = 13  # tricks in the deal (German: decided as the stock runs out)
         self.contract: Contract | None = None
-        # Secret decisions (bids, bottom cards): seat -> choice, never shown until revealed.
-        self.secret: dict[int, str | Card] = {}
+        # Bids and bottom cards as everyone saw them, in order (open bids at once, secret
+        # choices when revealed).
         self.revealed: list[tuple[int, str | Card]] = []
         # Cards every seat has seen go into a seat's hand: seat -> cards (German upcards,
         # Classic's turned trump card, Swedish bottom cards shown).
         self.shown: list[list[Card]] = [[] for _ in range(players)]
-        # Classic Whist: the dealer's turned card, face up until the dealer plays to trick 1.
-        self.trump_card: Card | None = None
-        self.trump_card_up = False
-        # German Whist and Plockwhist.
-        self.stage = 0
-        self.stock: list[Card] = []  # top first
-        self.upcard_up = False  # stock[0] lies face up
-        self.discards: list[Card] = []  # public, out of play
-        self.takes_owed: list[int] = []  # seats still to take in this refill
-        # Japanese Whist: ten piles per seat, face-down card under a face-up card.
-        self.table_up: list[list[Card | None]] = []
-        self.table_down: list[list[Card | None]] = []
-        self.table_mask: list[Hand] = []  # face-up cards per seat
-        self.reveals_owed: list[tuple[int, int]] = []  # (seat, pile)
+        self.parts: dict[str, Component] = {}
         # Result.
         self.points = [0, 0]
         self.complete = False
 
     def copy(self) -> Deal:
-        """This deal to play on without changing it: every container is copied; cards,
-        tricks and the contract are immutable and shared."""
+        """This deal to play on without changing it: every container and component is
+        copied; cards, tricks and the contract are immutable and shared."""
         twin = Deal(self.index, self.dealer, self.deck, self.players)
         twin.hands = list(self.hands)
         twin.phase = self.phase
@@ -131,26 +124,17 @@ class Deal:
         twin.trump = self.trump
         twin.must_follow = self.must_follow
         twin.tricks_count = self.tricks_count
+        twin.stage = self.stage
         twin.leader = self.leader
         twin.trick = list(self.trick)
         twin.tricks = list(self.tricks)
         twin.won = list(self.won)
         twin.tricks_total = self.tricks_total
         twin.contract = self.contract
-        twin.secret = dict(self.secret)
         twin.revealed = list(self.revealed)
         twin.shown = [list(cards) for cards in self.shown]
-        twin.trump_card = self.trump_card
-        twin.trump_card_up = self.trump_card_up
-        twin.stage = self.stage
-        twin.stock = list(self.stock)
-        twin.upcard_up = self.upcard_up
-        twin.discards = list(self.discards)
-        twin.takes_owed = list(self.takes_owed)
-        twin.table_up = [list(piles) for piles in self.table_up]
-        twin.table_down = [list(piles) for piles in self.table_down]
-        twin.table_mask = list(self.table_mask)
-        twin.reveals_owed = list(self.reveals_owed)
+        if self.parts:
+            twin.parts = {name: part.copy() for name, part in self.parts.items()}
         twin.points = list(self.points)
         twin.complete = self.complete
         return twin

@@ -8,10 +8,12 @@ change anything, so a refused action leaves the state as it was.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from whist.core.actions import Action, Bid, Bottom, Play
 from whist.core.cards import Card, Hand, Suit
+from whist.core.components import SECRET_CHOICES, SecretChoices
 from whist.core.errors import (
     ALREADY_DECIDED,
     BAD_ACTION,
@@ -66,6 +68,37 @@ def plays_of(seat: int, mask: Hand) -> tuple[Play, ...]:
     return spades + hearts + diamonds + clubs
 
 
+@dataclass(frozen=True)
+class Facts:
+    """What a variant is made of, as data: views carry it, so bots, records, the terminal
+    and the browser ask these instead of testing variant keys."""
+
+    players: int
+    components: tuple[str, ...]
+    bid_words: tuple[str, ...] = ()
+    # Contract modes a deal may be played in; empty: no contract (Classic, German, Japanese).
+    contracts: tuple[str, ...] = ()
+    # Cards in each hand when the bids are made (Plockwhist bids on its first six).
+    bid_hand: int = 13
+
+    def has(self, component: str) -> bool:
+        return component in self.components
+
+    def __reduce__(self) -> tuple[type[Facts], tuple[Any, ...]]:
+        # Pickled with views for bot worker processes; see ``Contract.__reduce__``.
+        fields = (self.players, self.components, self.bid_words, self.contracts, self.bid_hand)
+        return Facts, fields
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "components": list(self.components),
+            "bid_words": list(self.bid_words),
+            "contracts": list(self.contracts),
+            "bid_hand": self.bid_hand,
+        }
+
+
 class Variant:
     key: ClassVar[str]
     title: ClassVar[str]
@@ -75,6 +108,7 @@ class Variant:
     aliases: ClassVar[dict[str, str | None]] = {}
     # Bid words accepted by a Bid action, and which bottom/bid choice stops a secret reveal.
     bid_words: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[Facts]
 
     # ----------------------------------------------------------------- the deal
     def setup_deal(self, match: Match, deal: Deal) -> None:
@@ -110,8 +144,9 @@ class Variant:
 
     def to_act(self, deal: Deal) -> tuple[int, ...]:
         if deal.phase is Phase.BID and self.secret_simultaneous:
+            locked = secret_choices(deal).locked
             order = [(deal.dealer + 1 + i) % deal.players for i in range(deal.players)]
-            return tuple(seat for seat in order if seat not in deal.secret)
+            return tuple(seat for seat in order if seat not in locked)
         return (deal.turn,)
 
     # ------------------------------------------------------------ card play
@@ -161,7 +196,15 @@ class Variant:
     # Minnesota bids and Swedish bottom cards: every seat locks a choice in any order; when
     # all are locked they are revealed one by one from the dealer's left until the first
     # choice that stops the reveal. Choices never revealed stay secret forever.
-    secret_simultaneous: ClassVar[bool] = False
+    @property
+    def secret_simultaneous(self) -> bool:
+        return self.facts.has(SECRET_CHOICES)
+
+    def open_secret_choices(self, deal: Deal) -> None:
+        """Deal every card, then every seat chooses."""
+        self.deal_round(deal, range(52))
+        deal.parts[SECRET_CHOICES] = SecretChoices()
+        deal.phase = Phase.BID
 
     def secret_choices(self, match: Match, deal: Deal, seat: int) -> list[Action]:
         return [Bid(seat, word) for word in self.bid_words]
@@ -177,7 +220,7 @@ class Variant:
         raise NotImplementedError
 
     def secret_actions(self, match: Match, deal: Deal, seat: int) -> list[Action]:
-        if deal.phase is not Phase.BID or seat in deal.secret:
+        if deal.phase is not Phase.BID or seat in secret_choices(deal).locked:
             return []
         return self.secret_choices(match, deal, seat)
 
@@ -185,7 +228,8 @@ class Variant:
         if deal.phase is not Phase.BID or not isinstance(action, Bid | Bottom):
             raise WhistError(WRONG_PHASE, f"a {action.kind} is not taken in this phase")
         seat = action.seat
-        if seat in deal.secret:
+        locked = secret_choices(deal).locked
+        if seat in locked:
             raise WhistError(ALREADY_DECIDED, f"seat {seat} has already chosen")
         choices = self.secret_choices(match, deal, seat)
         if action not in choices:
@@ -200,8 +244,8 @@ class Variant:
         else:
             assert isinstance(action, Bottom)
             choice = action.card
-        deal.secret[seat] = choice
-        if len(deal.secret) == deal.players:
+        locked[seat] = choice
+        if len(locked) == deal.players:
             self._reveal(match, deal)
 
     def choice_error(self, example: Action) -> str:
@@ -212,9 +256,10 @@ class Variant:
     def _reveal(self, match: Match, deal: Deal) -> None:
         stopper: int | None = None
         reveal_all = self.reveal_everything(match)
+        locked = secret_choices(deal).locked
         for i in range(deal.players):
             seat = (deal.dealer + 1 + i) % deal.players
-            choice = deal.secret[seat]
+            choice = locked[seat]
             if stopper is None or reveal_all:
                 deal.revealed.append((seat, choice))
                 if isinstance(choice, int):
@@ -238,6 +283,12 @@ class Variant:
         suit, a take that is neither keep nor discard)."""
         if action not in self.decision_actions(match, deal, action.seat):
             raise WhistError(BAD_ACTION, f"{action!r} is not one of the choices")
+
+
+def secret_choices(deal: Deal) -> SecretChoices:
+    part = deal.parts[SECRET_CHOICES]
+    assert isinstance(part, SecretChoices)
+    return part
 
 
 def first_to(scores: list[int], target: int) -> tuple[bool, int | None]:

@@ -1,10 +1,12 @@
-"""What a seat may know (RULES.md §8), built by one function from an allow-list.
+"""What a seat may know, built by one function from an allow-list.
 
 ``view_for(match, seat)`` is the only way state leaves the core: clients, spectators
-(``seat=None``), bots, replays and logs all get a ``View``. Every field below is copied on
-purpose; a new field of the state stays hidden until it is added here. Never shown: other
-hands, face-down cards, the stock below the upcard, the loser's hidden draw, unrevealed
-bids and bottom cards (not the partner's, not after the deal, not one's own once locked).
+(``seat=None``), bots, replays and logs all get a ``View``. The shared fields are copied
+here on purpose, each mechanic's fields come from its component's ``project``
+(``whist.core.components``): a new field of the state stays hidden until one of them adds
+it. Never shown: other hands, face-down cards, the stock below the upcard, the loser's
+hidden draw, unrevealed bids and bottom cards (not the partner's, not after the deal, not
+one's own once locked).
 """
 
 from __future__ import annotations
@@ -14,17 +16,10 @@ from typing import Any
 
 from whist.core.actions import Action, action_to_json
 from whist.core.cards import Card, Hand, Suit, card_text, cards_in, sorted_texts, suit_text
+from whist.core.components import ABSENT, Pile
 from whist.core.match import Match
 from whist.core.state import Contract, Deal, Phase, Trick
-
-
-@dataclass(frozen=True)
-class Pile:
-    """A Japanese Whist table pile: the face-up card (if any) and whether a face-down card
-    lies under it."""
-
-    up: Card | None
-    down: bool
+from whist.core.variant import Facts
 
 
 @dataclass(frozen=True)
@@ -41,6 +36,7 @@ class DealSummary:
 @dataclass(frozen=True)
 class View:
     variant: str
+    facts: Facts  # what the variant is made of: ask these, never the variant's key
     options: dict[str, Any]
     players: int
     seat: int | None  # None: a spectator's public view
@@ -78,6 +74,7 @@ class View:
     def to_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
+            "facts": self.facts.to_json(),
             "options": self.options,
             "seat": self.seat,
             "scores": list(self.scores),
@@ -136,6 +133,18 @@ class View:
         }
 
 
+def seen_in_place(view: View) -> set[Card]:
+    """The cards a view shows where they lie, besides its own hand: cards shown going into
+    a hand, the stock's face-up card and the one offered to this seat, discards, face-up
+    table cards. Played cards are not among them: where a played card came from (which
+    deal position, which draw) is not shown by playing it."""
+    seen: set[Card] = {card for cards in view.shown for card in cards}
+    seen.update(view.discards)
+    seen.update(card for card in (view.upcard, view.offer) if card is not None)
+    seen.update(pile.up for piles in view.table for pile in piles if pile.up is not None)
+    return seen
+
+
 def _contract_json(contract: Contract | None) -> dict[str, Any] | None:
     return None if contract is None else contract.to_json()
 
@@ -146,6 +155,7 @@ def view_for(match: Match, seat: int | None) -> View:
     history = tuple(_summary(d) for d in match.deals[:-1])
     common: dict[str, Any] = {
         "variant": match.variant.key,
+        "facts": match.variant.facts,
         "options": dict(match.options),
         "players": match.players,
         "seat": seat,
@@ -160,11 +170,16 @@ def view_for(match: Match, seat: int | None) -> View:
     to_act = match.to_act()
     mine = seat is not None and 0 <= seat < match.players
     legal = tuple(match.legal_actions(seat)) if mine and seat in to_act else ()
-    japanese_trick1 = bool(deal.table_up) and not deal.tricks
-    hand = deal.hands[seat] if mine and seat is not None and not japanese_trick1 else 0
+    parts = deal.parts.values()
+    hand_hidden = any(part.hides_hand(deal) for part in parts)
+    hand = deal.hands[seat] if mine and seat is not None and not hand_hidden else 0
     phase = deal.phase.value if not (deal.complete and match.needs_deal) else "waiting"
+    mechanics = dict(ABSENT)
+    for part in parts:
+        mechanics.update(part.project(deal, seat))
     return View(
         **common,
+        **mechanics,
         deal_index=deal.index,
         dealer=deal.dealer,
         phase=phase,
@@ -173,9 +188,7 @@ def view_for(match: Match, seat: int | None) -> View:
         hand=hand,
         hand_sizes=tuple(h.bit_count() for h in deal.hands),
         trump=deal.trump,
-        trump_card=deal.trump_card if deal.trump_card_up else None,
         contract=deal.contract,
-        decided=tuple(sorted(deal.secret)) if deal.phase is Phase.BID else (),
         revealed=tuple(deal.revealed),
         shown=tuple(tuple(cards) for cards in deal.shown),
         leader=deal.leader if deal.phase is Phase.PLAY or deal.trick else None,
@@ -183,23 +196,7 @@ def view_for(match: Match, seat: int | None) -> View:
         tricks=tuple(deal.tricks),
         won=(deal.won[0], deal.won[1]),
         stage=deal.stage,
-        stock_size=len(deal.stock),
-        upcard=deal.stock[0] if deal.upcard_up and deal.stock else None,
-        discards=tuple(deal.discards),
-        offer=_offer(deal, seat),
-        table=tuple(
-            tuple(Pile(up, down is not None) for up, down in zip(ups, downs, strict=True))
-            for ups, downs in zip(deal.table_up, deal.table_down, strict=True)
-        ),
-        table_cards=deal.table_mask[seat] if mine and seat is not None and deal.table_mask else 0,
     )
-
-
-def _offer(deal: Deal, seat: int | None) -> Card | None:
-    """The stock card a seat decides on unseen by the other: only in its own view."""
-    if deal.phase is Phase.TAKE and seat == deal.turn and not deal.upcard_up and deal.stock:
-        return deal.stock[0]
-    return None
 
 
 def _summary(deal: Deal) -> DealSummary:
@@ -216,6 +213,7 @@ def _summary(deal: Deal) -> DealSummary:
 
 def _no_deal(players: int) -> dict[str, Any]:
     return {
+        **ABSENT,
         "deal_index": None,
         "dealer": None,
         "phase": "waiting",
@@ -224,9 +222,7 @@ def _no_deal(players: int) -> dict[str, Any]:
         "hand": 0,
         "hand_sizes": (0,) * players,
         "trump": None,
-        "trump_card": None,
         "contract": None,
-        "decided": (),
         "revealed": (),
         "shown": ((),) * players,
         "leader": None,
@@ -234,10 +230,4 @@ def _no_deal(players: int) -> dict[str, Any]:
         "tricks": (),
         "won": (0, 0),
         "stage": 0,
-        "stock_size": 0,
-        "upcard": None,
-        "discards": (),
-        "offer": None,
-        "table": (),
-        "table_cards": 0,
     }

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from whist.variants import UNAVAILABLE, VARIANTS
+
 LOCALE_DIR = Path(__file__).resolve().parent
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
@@ -71,12 +73,21 @@ ERROR_MESSAGES: dict[str, str] = {
     "table_full": "The table is full.",
     "seat_taken": "That seat is taken.",
     "not_alone": "Only a match against computer players can be saved and left.",
+    "hints_off": "Hints are not allowed at this table.",
+    "hint_pending": "MASTER is still thinking about your last hint.",
+    "position_changed": "The position changed: ask for a hint again.",
     "login_taken": "That login is taken.",
     "bad_login": "Wrong login or password.",
     "locked": "That is still locked.",
+    "bad_settings": "Those settings cannot be saved.",
     "bad_bot": "Unknown computer player level.",
     "bad_seat": "That seat does not exist.",
     "no_table": "No such table.",
+    "no_player": "No such player.",
+    "no_deal": "This game has no such deal.",
+    "deal_not_over": "This deal is still being played: it can be reviewed once it is over.",
+    "analysis_failed": "The analysis of this deal failed: try again later.",
+    "cannot_analyse": "This deal has no card play to review.",
     "rate_limited": "Too many messages: slow down.",
     "too_large": "The message is too long.",
     "bad_request": "Please check the form.",
@@ -86,16 +97,13 @@ ERROR_MESSAGES: dict[str, str] = {
     "network": "The server cannot be reached.",
 }
 
-# The variants' titles as the server sends them (GET /api/variants), translated into the
-# names players know in each language (Tvåmanswhist, Tomannswhist, Fyrmanswhist, ...).
+# Every variant's title, translated into the names players know in each language
+# (Tvåmanswhist, Tomannswhist, Fyrmanswhist, ...): ``Variant.title``, or the title of a
+# reserved key that cannot be played, as the server sends them in GET /api/variants
+# (``extract`` puts them in the template).
 VARIANT_TITLES: dict[str, str] = {
-    "classic": N_("Classic Whist"),
-    "german": N_("German Whist"),
-    "plockwhist": N_("Plockwhist"),
-    "japanese": N_("Japanese Whist"),
-    "minnesota": N_("Minnesota Whist"),
-    "swedish": N_("Swedish Whist"),
-    "seven_houses": N_("Seven Little Houses"),
+    **{key: variant.title for key, variant in VARIANTS.items()},
+    **{key: unavailable.title for key, unavailable in UNAVAILABLE.items()},
 }
 
 

@@ -26,15 +26,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from random import Random
+from typing import Literal
 
 from whist.bots.base import CardPlayer
 from whist.bots.decisions import want_tricks_choice
 from whist.bots.hard import HardBot
 from whist.bots.rollout import best_by_rollouts
-from whist.bots.sampler import STOCK_GAMES, World, inference_default, world_count
+from whist.bots.sampler import World, world_count
 from whist.core.actions import Action, Bid, Bottom, Play, Take
 from whist.core.cards import Card
+from whist.core.components import STOCK, TABLE_PILES
 from whist.core.views import View
 from whist.master.pimc import Tally, run, solved_margins, wants_fewest
 from whist.master.playout import (
@@ -66,20 +69,27 @@ PLAYOUT_LEAST = 2
 STOCK_SHARE = 0.9
 STOCK_SOLVED_LEAST = 40
 # How sure the playouts must be before a decision before play departs from HARD's, in
-# standard errors of their difference over the worlds; elsewhere the better mean wins.
+# standard errors of their difference over the worlds, by the contracts the bids choose
+# between (Minnesota: high or low; Swedish Whist: spel or noll); elsewhere (Plockwhist's
+# open bid, the German talon) the better mean wins.
 # Minnesota, MASTER against plain PIMC, 400 duplicate deals at 0.3 s (31 worlds a bid),
 # seed 1: +0.40 [0.13, 0.67] at one standard error, +0.29 [0.02, 0.56] at none; on fresh
 # seeds 2-4, 1,200 deals: +0.32 [0.17, 0.47]. Swedish Whist never (so it plays no playouts
 # for them): bidding by playouts lost to HARD's bids, against plain PIMC at 0.3 s, seed 1,
 # -0.45 [-0.81, -0.09] over 400 deals; HARD's bids 0.00 [-0.39, 0.39] over 200.
-SWITCH_LEAD: dict[str, float] = {"minnesota": 1.0, "swedish": math.inf}
+SWITCH_LEAD: dict[tuple[str, ...], float] = {("high", "low"): 1.0, ("spel", "noll"): math.inf}
+
+# Whether MASTER weighs its worlds by inference (``whist.bots.inference``) unless told.
+# Duplicate tournaments have found no variant or contract where it pays yet; level
+# ``master-inference`` measures it.
+INFERENCE_BY_DEFAULT = False
 
 
 def solve_cost(view: View, tricks_left: int) -> float:
     """Rough seconds to evaluate one world on the 2-core machine (a fit to the solvers'
     times, each about 2.2 times dearer per trick more: DDS for four-hand most tricks, ours
     otherwise), to size the number of worlds to the budget."""
-    if view.variant == "japanese":
+    if view.facts.has(TABLE_PILES):
         solving = JAPANESE_SOLVE * 2.5 ** (tricks_left - JAPANESE_EXACT)  # ours, with piles
     elif view.players == 2:
         solving = TWO_HAND_SOLVE * 2.2 ** (tricks_left - 13)  # ours, two hands
@@ -88,6 +98,21 @@ def solve_cost(view: View, tricks_left: int) -> float:
     else:
         solving = 0.02 * 2.2 ** (tricks_left - 13)  # DDS
     return OVERHEAD + solving
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What MASTER's search gives the action it chose (``MasterBot.advise``, a hint at a
+    practice table): ``margin``, the deal's points for the seat's side less the other
+    side's, the mean over the sampled worlds (what PIMC and the playouts compare); or, where
+    Japanese Whist is still played by rollouts, ``tricks``, the seat's mean tricks this deal."""
+
+    value: float
+    unit: Literal["margin", "tricks"]
+    worlds: int  # sampled worlds (deals, for rollouts) behind the mean
+
+    def to_json(self) -> dict[str, float | int | str]:
+        return {"value": round(self.value, 2), "unit": self.unit, "worlds": self.worlds}
 
 
 class MasterBot(CardPlayer):
@@ -106,7 +131,7 @@ class MasterBot(CardPlayer):
         self.level = level
         self.least = least  # worlds per decision, whatever the budget
         self.most = most  # worlds per decision at most
-        self.inference = inference  # None: as calibrated (sampler.INFERENCE)
+        self.inference = inference  # None: INFERENCE_BY_DEFAULT
         # False: HARD plays where solving cannot reach yet (the stock phase, early misère)
         self.playout_search = playout_search
         self.hard_ties = hard_ties  # False: the first of the best cards
@@ -114,13 +139,28 @@ class MasterBot(CardPlayer):
         self.hard = HardBot()
         self.budget = 1.0
         self.deadline = 0.0
+        # The last choice's estimate, where a search of MASTER's own made it (``advise``).
+        self.estimate: Estimate | None = None
 
     def choose(self, view: View, rng: Random, budget: float) -> Action:
         # The number of worlds is planned from the budget, so that a seed gives the same
         # choice; the deadline only guards against a plan gone badly wrong.
         self.budget = budget
         self.deadline = time.perf_counter() + OVERRUN * budget
+        self.estimate = None
         return super().choose(view, rng, budget)
+
+    def advise(self, view: View, rng: Random, budget: float) -> tuple[Action, Estimate | None]:
+        """The action ``choose`` gives, with what MASTER's search expects of it; None where
+        no search of MASTER's own chose it (a forced action, HARD's choice where solving
+        and playouts do not reach). The same view, seed and budget give the same action as
+        ``choose``: a hint is what MASTER would play in the seat."""
+        action = self.choose(view, rng, budget)
+        return action, self.estimate
+
+    def _estimated(self, tally: Tally, key: Card) -> None:
+        if tally.worlds:
+            self.estimate = Estimate(tally.mean(key), "margin", tally.worlds)
 
     def worlds(self, view: View, tricks_left: int) -> int:
         """Worlds to solve: as many as the budget pays for, within [least, most]."""
@@ -129,7 +169,7 @@ class MasterBot(CardPlayer):
 
     def decide(self, view: View, legal: tuple[Action, ...], rng: Random) -> Action:
         preferred = self.hard.decide(view, legal, rng)
-        sure = SWITCH_LEAD.get(view.variant, 0.0)
+        sure = SWITCH_LEAD.get(view.facts.contracts, 0.0)
         playouts = self.playout_decisions and sure < math.inf
         choices = decision_choices(view, legal) if playouts else []
         if len(choices) < 2:
@@ -137,11 +177,15 @@ class MasterBot(CardPlayer):
         tally = self.playout_tally(view, choices, rng)
         tied = tally.best()
         if preferred not in choices:
-            return choices[tied[0]]
-        hard = choices.index(preferred)
-        if hard in tied:
-            return preferred if self.hard_ties else choices[tied[0]]
-        return choices[tied[0]] if tally.lead(tied[0], hard) > sure else preferred
+            chosen = tied[0]
+        else:
+            hard = choices.index(preferred)
+            if hard in tied:
+                chosen = hard if self.hard_ties else tied[0]
+            else:
+                chosen = tied[0] if tally.lead(tied[0], hard) > sure else hard
+        self._estimated(tally, chosen)
+        return choices[chosen]
 
     def play(self, view: View, cards: list[Card], rng: Random) -> Card:
         if self.playout_search and (view.stage == 1 or view.players == 4) and not solvable(view):
@@ -150,19 +194,32 @@ class MasterBot(CardPlayer):
             assert view.seat is not None
             kept = candidates(view, cards)
             plays = [Play(view.seat, card) for card in kept]
-            best = [kept[i] for i in self.playout_tally(view, plays, rng).best()]
+            by_index = self.playout_tally(view, plays, rng)
+            # The same tally by card rather than by index (Card is an int: read it as one).
+            by_card = [({kept[i]: v for i, v in values.items()}, w) for values, w in by_index.seen]
+            tally = Tally(kept, by_card)
+            best = tally.best()
         elif solvable(view):
-            best = self.tally(view, cards, rng).best()
-        elif self.playout_search and view.variant == "japanese":
+            tally = self.tally(view, cards, rng)
+            best = tally.best()
+        elif self.playout_search and view.facts.has(TABLE_PILES):
             # HARD's rollouts, as many as the budget pays for
-            return best_by_rollouts(view, cards, rng, self.rollouts(len(cards)))[0]
+            samples = self.rollouts(len(cards))
+            card, averages = best_by_rollouts(view, cards, rng, samples)
+            assert view.seat is not None
+            mine = view.won[view.seat % 2] + averages[card]  # tricks won so far, and to come
+            self.estimate = Estimate(mine, "tricks", samples)
+            return card
         else:
             return self.hard.play(view, cards, rng)
         if len(best) == 1 or not self.hard_ties:
-            return best[0]
-        preferred = self.hard.play(view, best, rng)
-        # HARD's exact stage-2 endings choose from the whole hand: keep to the tied cards.
-        return preferred if preferred in best else best[0]
+            chosen = best[0]
+        else:
+            preferred = self.hard.play(view, best, rng)
+            # HARD's exact stage-2 endings choose from the whole hand: keep to the tied cards.
+            chosen = preferred if preferred in best else best[0]
+        self._estimated(tally, chosen)
+        return chosen
 
     def rollouts(self, choices: int) -> int:
         """Japanese rollouts per choice (every choice is rolled out on the same deals)."""
@@ -184,7 +241,7 @@ class MasterBot(CardPlayer):
         that way, in a stock game STOCK_SOLVED_LEAST or as many as there are, the case of
         the last stock trick; else a stock game's stage 2 is estimated and four hands are
         played out), and how many worlds to play out."""
-        stock = view.variant in STOCK_GAMES
+        stock = view.facts.has(STOCK)
         share = STOCK_SHARE if stock else SHARE
         exact = share * self.budget / (choices * cost(view, True) + OVERHEAD)
         rough = share * self.budget / (choices * cost(view, False) + OVERHEAD)
@@ -222,7 +279,7 @@ class MasterBot(CardPlayer):
         return self.search(view, cards, rng, evaluate, self.worlds(view, left))
 
     def uses_inference(self, view: View) -> bool:
-        return self.inference if self.inference is not None else inference_default(view)
+        return self.inference if self.inference is not None else INFERENCE_BY_DEFAULT
 
 
 def decision_choices(view: View, legal: tuple[Action, ...]) -> list[Action]:
@@ -242,7 +299,7 @@ def decision_choices(view: View, legal: tuple[Action, ...]) -> list[Action]:
 def tricks_left(view: View) -> int:
     """Tricks still to be won, the one in progress included (the seat to act still holds a
     card for each)."""
-    if view.variant == "japanese":
+    if view.facts.has(TABLE_PILES):
         return 26 - len(view.tricks)
     return view.hand.bit_count()
 
@@ -254,6 +311,6 @@ def solvable(view: View) -> bool:
     ``JAPANESE_EXACT`` tricks left. Elsewhere HARD's play stands in."""
     if view.players == 4:
         return not wants_fewest(view) or tricks_left(view) <= FEWEST_EXACT
-    if view.variant == "japanese":
+    if view.facts.has(TABLE_PILES):
         return bool(view.tricks) and tricks_left(view) <= JAPANESE_EXACT
     return view.stage == 2

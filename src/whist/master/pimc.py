@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
+from whist.bots.inference import weighed
 from whist.bots.knowledge import LOW_MODES
 from whist.bots.sampler import World, sample_worlds
 from whist.core.cards import Card, Hand
@@ -106,7 +107,8 @@ def run(
     that world is dropped, so every candidate is still judged on the same worlds."""
     tally = Tally(cards)
     while tally.worlds < most:
-        for world in sample_worlds(view, rng, min(BATCH, most - tally.worlds), inference=inference):
+        worlds = sample_worlds(view, rng, min(BATCH, most - tally.worlds))
+        for world in weighed(view, worlds) if inference else worlds:
             spare = tally.worlds >= least
             if spare and time.perf_counter() >= deadline:
                 return tally

@@ -13,7 +13,7 @@ it can be solved, and for the decisions before play: bids, bottom cards, talon c
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 
 from whist.bots.base import CardPlayer
@@ -22,7 +22,7 @@ from whist.bots.sampler import World, played_mask
 from whist.core.actions import Action
 from whist.core.cards import SUIT_MASK, Card
 from whist.core.match import Match
-from whist.core.state import Deal, Phase
+from whist.core.state import Contract, Deal, Phase
 from whist.core.views import View, view_for
 from whist.master.determinize import determinize, hidden_of
 from whist.master.scoring import margin
@@ -42,6 +42,9 @@ FEWEST_SOLVE = 0.005  # the same in misère
 # of two processes side by side: two hands from stage 2 after HARD's stage 1, 1.3 against
 # 2.2 ms; four-hand no-trump misère from 8 tricks, 2.2 against 4.4 ms).
 VALUE_SHARE = 0.55
+
+# What the end of a deal is worth to the view's side: its margin (MASTER) or its tricks.
+Outcome = Callable[[View, Sequence[int], Contract | None], float]
 
 
 def candidates(view: View, cards: Sequence[Card]) -> list[Card]:
@@ -83,21 +86,30 @@ def choice_margins(
     player: CardPlayer,
     solving: bool,
     by: float | None = None,
+    outcome: Outcome = margin,
 ) -> dict[int, float] | None:
     """Each choice's margin in this world (keyed by its index): taken now, the deal played
     on by ``player``; stage 2 of a stock game solved exactly (``solving``) or estimated.
-    ``None`` if the clock passes ``by`` before every choice is tried."""
+    ``None`` if the clock passes ``by`` before every choice is tried. ``outcome`` values
+    the end of the deal (the analysis counts the side's tricks instead of the margin)."""
     values: dict[int, float] = {}
     for index, action in enumerate(choices):
         if by is not None and time.perf_counter() >= by:
             return None
         match = determinize(view, hidden_of(view, world, rng))
         match.apply(action)
-        values[index] = float(play_on(view, match, rng, player, solving))
+        values[index] = float(play_on(view, match, rng, player, solving, outcome))
     return values
 
 
-def play_on(view: View, match: Match, rng: Random, player: CardPlayer, solving: bool) -> int:
+def play_on(
+    view: View,
+    match: Match,
+    rng: Random,
+    player: CardPlayer,
+    solving: bool,
+    outcome: Outcome = margin,
+) -> float:
     """The margin of the view's side at the end of the match's current deal, ``player``
     acting for every seat until the rest can be solved: stage 2 of a stock game (solved, or
     estimated when not ``solving``), four hands from ``FEWEST_EXACT`` tricks left (when
@@ -112,14 +124,14 @@ def play_on(view: View, match: Match, rng: Random, player: CardPlayer, solving: 
             and not deal.trick
             and deal.hands[deal.leader].bit_count() <= FEWEST_EXACT
         ):
-            return _rest(view, deal, solving)
+            return _rest(view, deal, solving, outcome)
         seat = match.next_seat()
         assert seat is not None
         match.apply(player.choose(view_for(match, seat), rng, 0.0))
-    return margin(view, deal.won, deal.contract)
+    return outcome(view, deal.won, deal.contract)
 
 
-def _rest(view: View, deal: Deal, solving: bool) -> int:
+def _rest(view: View, deal: Deal, solving: bool, outcome: Outcome) -> float:
     """The margin once the tricks left, from a trick's start with every hand known, are
     solved exactly (or, two hands not ``solving``, estimated: ``whist.master.stage_two``)."""
     leader = deal.leader
@@ -135,4 +147,4 @@ def _rest(view: View, deal: Deal, solving: bool) -> int:
     won = list(deal.won)
     won[side] += taken
     won[1 - side] += deal.hands[leader].bit_count() - taken
-    return margin(view, won, deal.contract)
+    return outcome(view, won, deal.contract)

@@ -13,25 +13,67 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, assert_never
 
 import orjson
 from sqlalchemy.exc import DBAPIError
 
-from whist.core.actions import Action, Resign, action_from_json, action_to_json
-from whist.core.cards import card_text
+from whist.core.actions import Action, Resign, action_from_json
 from whist.core.errors import WhistError
 from whist.core.views import view_for
+from whist.server.commands import (
+    Accept,
+    Act,
+    Advised,
+    BotMoved,
+    Command,
+    Connect,
+    Connection,
+    Decline,
+    Disconnect,
+    Drive,
+    Hint,
+    Info,
+    Keep,
+    Leave,
+    Question,
+    Rematch,
+    Sit,
+    Snapshot,
+    Suspend,
+    Timeout,
+    Watch,
+)
+from whist.server.entries import (
+    Acted,
+    Dealt,
+    Declined,
+    Ended,
+    Entry,
+    HintShown,
+    Joined,
+    Logged,
+    Rematched,
+    Reserved,
+    Resumed,
+    SeatLost,
+    Started,
+    Suspended,
+    entry_from_log,
+)
 from whist.server.limits import printable
-from whist.server.table import TableState
+from whist.server.progress import XP_FOR_A_WIN
+from whist.server.ratings import end_rating, leave_rating
+from whist.server.table import Seat, TableState
 from whist.server.writer import Fenced, TableBehind
+from whist.store.ratings import RatedMatch
 
 log = logging.getLogger("whist.table")
 
-XP_FOR_A_WIN = 100
+TAKEOVER_BOT = "medium"  # the bot that takes a seat over from a player who left or timed out
 RETRY_SECONDS = 1.0  # a table whose append failed (the store is down?) tries again after
 
 
@@ -52,6 +94,13 @@ def failure(exc: BaseException) -> tuple[str, str]:
     return "internal", "internal error"
 
 
+def seat_kind(seat: Seat) -> str:
+    """A seat as the table info names it (``reserved``: empty, kept for a rematch's player)."""
+    if seat.empty:
+        return "empty" if seat.reserved_for is None else "reserved"
+    return "human" if seat.human else "bot"
+
+
 class Hub(Protocol):
     """What an actor needs from the server around it."""
 
@@ -59,13 +108,16 @@ class Hub(Protocol):
         self,
         table_id: str,
         seq: int,
-        entries: list[tuple[str, dict[str, Any]]],
+        entries: list[Logged],
         status: str | None,
         result: dict[str, Any] | None,
         xp: dict[int, int] | None = None,
+        rating: RatedMatch | None = None,
     ) -> None: ...
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]: ...
+
+    async def advise(self, view: Any, seed: str) -> dict[str, Any]: ...
 
     def clock_seconds(self) -> float: ...
 
@@ -73,27 +125,16 @@ class Hub(Protocol):
 
     def bot_delay(self) -> float: ...
 
-
-def _no_close(_code: int, _reason: str) -> None:
-    return None
-
-
-def _no_move() -> None:
-    return None
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket (or test client) watching a table."""
-
-    player_id: int | None
-    send: Callable[[str], Awaitable[None]]  # one frame's JSON text
-    # Close this socket with a WebSocket close code and reason (a frame for it could not
-    # be encoded or sent): never dropped without the client being told.
-    close: Callable[[int, str], None] = _no_close
-    # Cluster mode: the table stopped running here (handed over, or its lease lost): the
-    # socket finds where it runs now. One process: never called.
-    moved: Callable[[], None] = _no_move
+    async def create_table(
+        self,
+        host_id: int,
+        variant: str,
+        options: dict[str, Any],
+        clock: bool,
+        private: bool,
+        bots: dict[int, str],
+        hints: bool = False,
+    ) -> TableActor: ...
 
 
 CLOSE_SEND_FAILED = 1011  # docs/protocol.md: the server could not encode or send a frame
@@ -105,17 +146,6 @@ class Refused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass
-class Command:
-    # connect | disconnect | snapshot | act | sit | leave | suspend | bot | timeout | drive
-    # | info | watch
-    kind: str
-    connection: Connection | None = None
-    player_id: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    reply: asyncio.Future[Any] | None = None
 
 
 class TableActor:
@@ -130,7 +160,8 @@ class TableActor:
         self.state = state
         # A private table: only its players, or whoever holds the invitation, may watch it.
         self.invite = invite
-        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
+        # Each command with the future its answer goes to (None: nobody waits for one).
+        self.inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self.connections: set[Connection] = set()
         # Clock: seat -> monotonic deadline, for human seats to act on a table with a clock.
         self.deadlines: dict[int, float] = {}
@@ -138,6 +169,7 @@ class TableActor:
         # After a restart: seconds of its clock each seat to act had used before the stop.
         self._restored_turns = clock_used or {}
         self.thinking: set[int] = set()  # seats whose bot move is being computed
+        self.hinting: set[int] = set()  # seats whose hint is being worked out
         self._timer: asyncio.TimerHandle | None = None
         self._retry: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
@@ -156,14 +188,14 @@ class TableActor:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def ask(self, kind: str, player_id: int | None = None, **data: Any) -> Any:
-        """Send a command and wait for its answer (raises ``Refused``)."""
+    async def ask(self, question: Question) -> Any:
+        """Ask the table and wait for its answer (raises ``Refused``)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.inbox.put(Command(kind, player_id=player_id, data=data, reply=future))
+        await self.inbox.put((question, future))
         return await future
 
     def post(self, command: Command) -> None:
-        self.inbox.put_nowait(command)
+        self.inbox.put_nowait((command, None))
 
     @property
     def table_id(self) -> str:
@@ -176,114 +208,123 @@ class TableActor:
     async def _run(self) -> None:
         await self._drive()
         while True:
-            command = await self.inbox.get()
+            command, reply = await self.inbox.get()
+            what = type(command).__name__  # for the log
             try:
                 result = await self._handle(command)
             except Refused as refused:
-                if command.reply is not None and not command.reply.done():
-                    command.reply.set_exception(refused)
-                elif command.connection is not None:
-                    await self._send(
-                        command.connection,
-                        {
-                            "type": "error",
-                            "id": command.data.get("id"),
-                            "code": refused.code,
-                            "message": refused.message,
-                            "version": self.state.version,
-                        },
-                    )
+                if reply is not None and not reply.done():
+                    reply.set_exception(refused)
+                elif isinstance(command, Act):
+                    await self._refuse(command, refused.code, refused.message)
+                elif isinstance(command, Hint | Advised):
+                    await self._refuse_hint(command, refused.code, refused.message)
                 continue
             except Fenced:
                 # Another node runs the table now (the club drops it here): the sockets
                 # follow it there and re-send their unanswered acts, so this one is not
                 # answered; a request is asked again where the table runs.
-                log.warning("table %s: %s not stored: fenced off", self.table_id, command.kind)
-                if command.reply is not None and not command.reply.done():
+                log.warning("table %s: %s not stored: fenced off", self.table_id, what)
+                if reply is not None and not reply.done():
                     message = "the table is moving to another server: try again"
-                    command.reply.set_exception(Refused(UNAVAILABLE, message))
+                    reply.set_exception(Refused(UNAVAILABLE, message))
                 continue
             except Exception as exc:  # a bug must not kill the table: log it, keep serving
                 code, message = failure(exc)
                 if isinstance(exc, TableBehind):  # not a bug: healed by _adopt already
-                    log.warning("table %s: %s refused: %s", self.state.table_id, command.kind, exc)
+                    log.warning("table %s: %s refused: %s", self.table_id, what, exc)
                 elif code == "unavailable":
-                    log.error("table %s: %s failed: %s", self.table_id, command.kind, exc)
+                    log.error("table %s: %s failed: %s", self.table_id, what, exc)
                 else:
-                    log.exception("table %s: command %s failed", self.state.table_id, command.kind)
-                if command.reply is not None and not command.reply.done():
-                    command.reply.set_exception(Refused(code, message))
-                elif command.connection is not None and command.kind == "act":
-                    # The client waits for an ack or an error for every act.
-                    await self._send(
-                        command.connection,
-                        {
-                            "type": "error",
-                            "id": command.data.get("id"),
-                            "code": code,
-                            "message": message,
-                            "version": self.state.version,
-                        },
-                    )
+                    log.exception("table %s: command %s failed", self.table_id, what)
+                if reply is not None and not reply.done():
+                    reply.set_exception(Refused(code, message))
+                elif isinstance(command, Act):
+                    await self._refuse(command, code, message)  # every act gets an answer
+                elif isinstance(command, Hint | Advised):
+                    await self._refuse_hint(command, code, message)
                 continue
-            if command.reply is not None and not command.reply.done():
-                command.reply.set_result(result)
+            if reply is not None and not reply.done():
+                reply.set_result(result)
+
+    async def _refuse(self, act: Act, code: str, message: str) -> None:
+        """The error frame answering an act (the client waits for an ack or an error)."""
+        frame = {
+            "type": "error",
+            "id": act.id,
+            "code": code,
+            "message": message,
+            "version": self.state.version,
+        }
+        await self._send(act.connection, frame)
 
     # --------------------------------------------------------------- commands
     async def _handle(self, command: Command) -> Any:
-        kind = command.kind
-        if kind == "connect":
-            assert command.connection is not None
-            self.connections.add(command.connection)
-            if self.state.status == "suspended" and command.connection.player_id in (
-                self.state.humans()
-            ):
-                try:
-                    await self._commit([("resume", {})])
-                except Exception:  # still suspended: the next connection tries again
-                    log.exception("table %s: could not resume", self.state.table_id)
-                else:
-                    # Bots whose moves were dropped think again; clocks restart.
-                    await self._drive()
-            await self._publish_to(command.connection)
-            await self._publish_presence()
-            return None
-        if kind == "disconnect":
-            self.connections.discard(command.connection)  # type: ignore[arg-type]
-            await self._publish_presence()
-            if self.state.status in ("finished", "abandoned") and not self.connections:
-                # Nobody watches an ended table: it lives on in the store (my games).
-                self.hub.forget(self.state.table_id)
-            return None
-        if kind == "snapshot":
-            assert command.connection is not None
-            await self._publish_to(command.connection, command.data.get("id"))
-            return None
-        if kind == "act":
-            return await self._act(command)
-        if kind == "sit":
-            return await self._sit(command.player_id, command.data)
-        if kind == "leave":
-            return await self._leave(command.player_id)
-        if kind == "suspend":
-            return await self._suspend(command.player_id)
-        if kind == "bot":
-            return await self._bot_moved(command.data)
-        if kind == "timeout":
-            return await self._timeout()
-        if kind == "drive":
-            self._retry = None
-            return await self._drive()
-        if kind == "info":
-            return self.public_info(None)
-        if kind == "watch":
-            return self.may_watch(command.player_id, command.data.get("invite"))
-        raise Refused("bad_message", f"unknown command {kind!r}")
+        """Every command is decided here, one at a time."""
+        match command:
+            case Connect(connection):
+                return await self._connect(connection)
+            case Disconnect(connection):
+                return await self._disconnect(connection)
+            case Snapshot(connection, message_id):
+                return await self._publish_to(connection, message_id)
+            case Act():
+                return await self._act(command)
+            case Hint():
+                return self._hint(command)
+            case Advised():
+                return await self._advised(command)
+            case Sit(player_id, seat, nickname):
+                return await self._sit(player_id, seat, nickname)
+            case Leave(player_id):
+                return await self._leave(player_id)
+            case Suspend(player_id):
+                return await self._suspend(player_id)
+            case Watch(player_id, invite):
+                return self.may_watch(player_id, invite)
+            case Info():
+                return self.public_info(None)
+            case Rematch(player_id):
+                return await self._rematch(player_id)
+            case Keep(seats):
+                return await self._keep(seats)
+            case Accept(player_id, nickname):
+                return await self._accept(player_id, nickname)
+            case Decline(player_id):
+                return await self._decline(player_id)
+            case BotMoved(seat, action):
+                return await self._bot_moved(seat, action)
+            case Timeout():
+                return await self._timeout()
+            case Drive():
+                self._retry = None
+                return await self._drive()
+            case _:
+                assert_never(command)  # mypy: every command has its case
 
-    async def _act(self, command: Command) -> dict[str, Any]:
+    async def _connect(self, connection: Connection) -> None:
+        self.connections.add(connection)
+        if self.state.status == "suspended" and connection.player_id in self.state.humans():
+            try:
+                await self._commit([Resumed()])
+            except Exception:  # still suspended: the next connection tries again
+                log.exception("table %s: could not resume", self.state.table_id)
+            else:
+                # Bots whose moves were dropped think again; clocks restart.
+                await self._drive()
+        await self._publish_to(connection)
+        await self._publish_presence()
+
+    async def _disconnect(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+        await self._publish_presence()
+        if self.state.status in ("finished", "abandoned") and not self.connections:
+            # Nobody watches an ended table: it lives on in the store (my games).
+            self.hub.forget(self.state.table_id)
+
+    async def _act(self, command: Act) -> dict[str, Any]:
         connection = command.connection
-        assert connection is not None
-        message_id = command.data.get("id")
+        message_id = command.id
         # Message ids are remembered per player, not per socket: an action re-sent after a
         # reconnect is recognised and never applied twice.
         seen = self.state.acked.get(connection.player_id or 0, {})
@@ -300,7 +341,7 @@ class TableActor:
             raise Refused("not_seated", "you have no seat at this table")
         if state.status != "playing":
             raise Refused("wrong_phase", f"the table is {state.status}")
-        action_json = command.data.get("action")
+        action_json = command.action
         if not isinstance(action_json, dict):
             raise Refused("bad_action", "an action must be an object")
         raw = dict(action_json)
@@ -312,14 +353,92 @@ class TableActor:
         except WhistError as exc:
             raise Refused(exc.code, exc.message) from None
         self._validate(action)
-        entry = action_to_json(action)
-        if isinstance(message_id, str):
-            entry["mid"] = message_id  # TableState.acked: never applied twice
-        await self._commit([("action", entry)])
+        # The message id is logged with the action (TableState.acked): never applied twice.
+        await self._commit([Acted(action, message_id if isinstance(message_id, str) else None)])
         await self._send(connection, {"type": "ack", "id": message_id, "version": state.version})
         self.deadlines.pop(seat, None)  # to act again (it won the trick): a new full clock
         await self._drive()
         return {"version": state.version}
+
+    # ------------------------------------------------------------------ hints
+    def _hint_seat(self, player_id: int | None, turn: bool = True) -> int:
+        """The seat a hint may be given for now, or the refusal saying why not (``turn``:
+        also that the seat has a decision to make). Nothing changes here: a refused hint
+        leaves the table as it was."""
+        state = self.state
+        seat = state.seat_of(player_id) if player_id is not None else None
+        if seat is None:
+            raise Refused("not_seated", "you have no seat at this table")
+        if not state.hints_allowed:
+            raise Refused("hints_off", "the host did not allow hints at this table")
+        if not state.hints_open():
+            raise Refused(
+                "not_alone", "hints are given only while you are the only person at the table"
+            )
+        if state.status != "playing" or state.match.over:
+            raise Refused("wrong_phase", f"the table is {state.status}")
+        if turn and not state.match.legal_actions(seat):
+            raise Refused("not_your_turn", "a hint is for a decision of yours: wait for your turn")
+        return seat
+
+    def _hint(self, hint: Hint) -> None:
+        """A hint is asked for: MASTER thinks about the seat's own view in a worker
+        (``Hub.advise``), never here, so a slow hint delays nothing at the table; the advice
+        comes back into the inbox (``Advised``)."""
+        seat = self._hint_seat(hint.connection.player_id)
+        if seat in self.hinting:
+            raise Refused("hint_pending", "a hint is being worked out already")
+        self.hinting.add(seat)
+        view = view_for(self.state.match, seat)  # what the seat may see, and no more
+        seed = f"{self.state.table_id}:{self.state.version}:{seat}:hint"
+        asyncio.get_running_loop().create_task(self._advise(hint, seat, view, seed))
+
+    async def _advise(self, hint: Hint, seat: int, view: Any, seed: str) -> None:
+        try:
+            advice = await self.hub.advise(view, seed)
+        except Exception as exc:
+            log.warning("table %s: no hint for seat %d: %r", self.table_id, seat, exc)
+            failed = (UNAVAILABLE, "no hint could be worked out just now: try again")
+            self.post(Advised(hint, seat, view, None, failed))
+            return
+        self.post(Advised(hint, seat, view, advice))
+
+    async def _advised(self, advised: Advised) -> None:
+        """Answer a hint: only for the position it was asked about and while hints are
+        still allowed; the first hint of the match is logged before it is sent."""
+        self.hinting.discard(advised.seat)
+        if advised.hint.connection not in self.connections:
+            return  # the asker's socket is gone: nothing is shown, so nothing is logged
+        if advised.failure is not None:
+            raise Refused(*advised.failure)
+        # The same view: the same decision to make (its legal actions are in it).
+        seat = self._hint_seat(advised.hint.connection.player_id, turn=False)
+        if seat != advised.seat or view_for(self.state.match, seat) != advised.view:
+            raise Refused("position_changed", "the position changed: ask again")
+        if not self.state.hints_shown:
+            await self._commit([HintShown(seat)])  # saved, then shown: the match is unrated
+        assert advised.advice is not None
+        frame = {
+            "type": "hint",
+            "id": advised.hint.id,
+            "version": self.state.version,
+            "action": advised.advice["action"],
+            "estimate": advised.advice["estimate"],
+        }
+        await self._send(advised.hint.connection, frame)
+
+    async def _refuse_hint(self, command: Hint | Advised, code: str, message: str) -> None:
+        """A hint's refusal: a ``hint`` frame with the code and message instead of advice
+        (error frames answer acts)."""
+        hint = command if isinstance(command, Hint) else command.hint
+        frame = {
+            "type": "hint",
+            "id": hint.id,
+            "version": self.state.version,
+            "code": code,
+            "message": message,
+        }
+        await self._send(hint.connection, frame)
 
     def _validate(self, action: Action) -> None:
         """Refuse with the core's own code, changing nothing; the action is adopted only
@@ -339,7 +458,9 @@ class TableActor:
             raise Refused(exc.code, exc.message) from None
         raise Refused("bad_action", "that action is not allowed now")
 
-    async def _sit(self, player_id: int | None, data: dict[str, Any]) -> dict[str, Any]:
+    async def _sit(
+        self, player_id: int | None, wanted: int | None, nickname: str
+    ) -> dict[str, Any]:
         state = self.state
         if player_id is None:
             raise Refused("not_signed_in", "sign in first")
@@ -347,27 +468,19 @@ class TableActor:
             raise Refused("wrong_phase", "the match has started")
         if state.seat_of(player_id) is not None:
             return {"seat": state.seat_of(player_id)}
-        wanted = data.get("seat")
-        free = [i for i, s in enumerate(state.seats) if s.empty]
+        free = state.open_to(player_id)  # seats a rematch keeps for others are not
+        kept = state.kept_for(player_id)
         if wanted is None:
             if not free:
                 raise Refused("table_full", "no free seat")
-            wanted = free[0]
+            wanted = free[0] if kept is None else kept
         if not isinstance(wanted, int) or wanted not in free:
             raise Refused("seat_taken", "that seat is not free")
-        entries: list[tuple[str, dict[str, Any]]] = [
-            (
-                "seat",
-                {
-                    "seat": wanted,
-                    "why": "join",
-                    "player": player_id,
-                    "nickname": data.get("nickname", ""),
-                },
-            )
-        ]
-        if len(free) == 1:
-            entries.append(("start", {}))
+        if kept is not None and wanted != kept:
+            raise Refused("seat_taken", f"seat {kept} is kept for you: sit there")
+        entries: list[Entry] = [Joined(wanted, player_id, nickname)]
+        if sum(seat.empty for seat in state.seats) == 1:
+            entries.append(Started())
         await self._commit(entries)
         await self._drive()
         return {"seat": wanted}
@@ -380,17 +493,77 @@ class TableActor:
         if state.status in ("finished", "abandoned"):
             # The match is over: nothing is left to leave, and its log is closed.
             raise Refused("wrong_phase", f"the table is {state.status}")
-        entries: list[tuple[str, dict[str, Any]]] = [
-            ("seat", {"seat": seat, "why": "leave", "bot": "medium", "player": player_id})
-        ]
+        entries: list[Entry] = [SeatLost(seat, "leave", TAKEOVER_BOT, player_id)]
+        # Leaving a match under way is rated as a loss, stored with the leave.
+        rating = leave_rating(state, seat)
         status = None
         if state.status in ("playing", "suspended") and state.humans() == [player_id]:
             # The last human leaves: the table ends without a result.
-            entries.append(("end", {"reason": "abandoned"}))
+            entries.append(Ended("abandoned"))
             status = "abandoned"
-        await self._commit(entries, status=status)
+        await self._commit(entries, status=status, rating=rating)
         await self._drive()
         return {"left": seat}
+
+    # ---------------------------------------------------------------- rematch
+    async def _rematch(self, player_id: int | None) -> dict[str, Any]:
+        """A new table like this finished one, made once: a second ask answers the same
+        table. Every human's seat there is kept for them; the others are asked on this
+        table's sockets (a ``rematch`` frame)."""
+        state = self.state
+        seat = state.seat_of(player_id) if player_id is not None else None
+        if player_id is None or seat is None:
+            raise Refused("not_seated", "you had no seat at this table")
+        if state.status != "finished":
+            raise Refused("wrong_phase", "the match is not finished")
+        if state.rematch is None:
+            # A seat whose human left or timed out keeps the bot that took it over.
+            bots = {
+                i: info.bot for i, info in enumerate(state.seats) if info.bot and not info.human
+            }
+            table = await self.hub.create_table(
+                player_id,
+                state.variant,
+                state.options,
+                state.clock_seconds is not None,
+                self.invite is not None,
+                bots,
+                state.hints_allowed,
+            )
+            humans = {
+                i: (info.player_id, info.nickname)
+                for i, info in enumerate(state.seats)
+                if info.human and info.player_id is not None
+            }
+            await table.ask(Keep(humans))
+            await self._commit([Rematched(table.table_id, seat)])
+            frame = {"type": "rematch", "table": table.table_id, "by": seat}
+            for connection in list(self.connections):
+                await self._send(connection, frame)
+        assert state.rematch is not None  # made above, or before
+        return {"table": state.rematch.table, "seat": seat}
+
+    async def _keep(self, seats: dict[int, tuple[int, str]]) -> None:
+        state = self.state
+        if state.status != "open" or any(not state.seats[s].empty for s in seats):
+            raise Refused("wrong_phase", "only empty seats of an open table can be kept")
+        await self._commit([Reserved(s, player, name) for s, (player, name) in seats.items()])
+
+    async def _accept(self, player_id: int | None, nickname: str) -> dict[str, Any]:
+        state = self.state
+        if player_id is not None and state.seat_of(player_id) is not None:
+            return {"seat": state.seat_of(player_id)}  # accepted already
+        kept = state.kept_for(player_id) if player_id is not None else None
+        if kept is None:
+            raise Refused("not_seated", "no seat at this table is kept for you")
+        return await self._sit(player_id, kept, nickname)
+
+    async def _decline(self, player_id: int | None) -> dict[str, Any]:
+        kept = self.state.kept_for(player_id) if player_id is not None else None
+        if player_id is None or kept is None:
+            raise Refused("not_seated", "no seat at this table is kept for you")
+        await self._commit([Declined(kept, player_id)])
+        return {"declined": kept}
 
     async def _suspend(self, player_id: int | None) -> dict[str, Any]:
         state = self.state
@@ -400,24 +573,23 @@ class TableActor:
             raise Refused("wrong_phase", f"the table is {state.status}")
         if state.humans() != [player_id]:
             raise Refused("not_alone", "only a match against bots can be saved and left")
-        await self._commit([("suspend", {})], status="suspended")
+        await self._commit([Suspended()], status="suspended")
         await self._drive()  # stops the clocks: a saved match is not timed
         return {"suspended": True}
 
-    async def _bot_moved(self, data: dict[str, Any]) -> None:
-        seat = data["seat"]
+    async def _bot_moved(self, seat: int, action_json: dict[str, Any]) -> None:
         self.thinking.discard(seat)
         state = self.state
         if state.status != "playing" or state.bot_level(seat) is None:
             return
         try:
-            action = action_from_json({**data["action"], "seat": seat})
+            action = action_from_json({**action_json, "seat": seat})
             self._validate(action)
         except (Refused, WhistError, ValueError):
             await self._drive()  # stale (the position moved on): think again if needed
             return
         try:
-            await self._commit([("action", action_to_json(action))])
+            await self._commit([Acted(action)])
         except Exception:
             log.exception("table %s: bot move not stored", state.table_id)
             self._retry_later()  # the bot thinks again then
@@ -428,17 +600,12 @@ class TableActor:
         self._timer = None
         now = time.monotonic()
         expired = {seat: d for seat, d in self.deadlines.items() if d <= now}
-        entries: list[tuple[str, dict[str, Any]]] = []
+        entries: list[Entry] = []
         for seat in expired:
             del self.deadlines[seat]
             info = self.state.seats[seat]
             if info.human:
-                entries.append(
-                    (
-                        "seat",
-                        {"seat": seat, "why": "timeout", "bot": "medium", "player": info.player_id},
-                    )
-                )
+                entries.append(SeatLost(seat, "timeout", TAKEOVER_BOT, info.player_id))
         if entries:
             try:
                 await self._commit(entries)
@@ -463,7 +630,7 @@ class TableActor:
     def _retry_later(self) -> None:
         if self._retry is None:
             self._retry = asyncio.get_running_loop().call_later(
-                RETRY_SECONDS, lambda: self.post(Command("drive"))
+                RETRY_SECONDS, lambda: self.post(Drive())
             )
 
     async def _move_on(self) -> None:
@@ -479,9 +646,7 @@ class TableActor:
                 dealer = match.next_dealer()
                 if dealer is None:
                     dealer = secrets.randbelow(match.players)
-                await self._commit(
-                    [("deal", {"dealer": dealer, "deck": [card_text(c) for c in deck]})]
-                )
+                await self._commit([Dealt(dealer, tuple(deck))])
                 continue
             break
         if state.status != "playing":
@@ -521,9 +686,7 @@ class TableActor:
         if not self.deadlines:
             return
         delay = max(0.0, min(self.deadlines.values()) - time.monotonic())
-        self._timer = asyncio.get_running_loop().call_later(
-            delay, lambda: self.post(Command("timeout"))
-        )
+        self._timer = asyncio.get_running_loop().call_later(delay, lambda: self.post(Timeout()))
 
     async def _think(self, seat: int, version: int) -> None:
         state = self.state
@@ -542,7 +705,7 @@ class TableActor:
             log.exception("table %s: bot at seat %d failed", state.table_id, seat)
             self.thinking.discard(seat)
             return
-        self.post(Command("bot", data={"seat": seat, "action": action}))
+        self.post(BotMoved(seat, action))
 
     async def _end(self) -> None:
         state = self.state
@@ -563,8 +726,10 @@ class TableActor:
             and info.player_id is not None
             and seat % 2 == match.winner
         }
+        # The ratings it moves, in the same transaction (server/ratings.py: the rules).
+        rating = end_rating(state)
         await self._commit(
-            [("end", {"reason": reason})], status="finished", result=result, xp=winners
+            [Ended(reason)], status="finished", result=result, xp=winners, rating=rating
         )
         for connection in list(self.connections):
             gained = winners.get(connection.player_id or -1)
@@ -574,35 +739,38 @@ class TableActor:
     # ---------------------------------------------------------- commit/publish
     async def _commit(
         self,
-        entries: list[tuple[str, dict[str, Any]]],
+        entries: list[Entry],
         status: str | None = None,
         result: dict[str, Any] | None = None,
         xp: dict[int, int] | None = None,
+        rating: RatedMatch | None = None,
     ) -> None:
         state = self.state
         listing = status
-        if listing is None and any(kind in ("start", "resume") for kind, _ in entries):
+        if listing is None and any(isinstance(e, Started | Resumed) for e in entries):
             listing = "playing"
+        logged = [entry.log() for entry in entries]
         try:
-            await self.hub.commit(state.table_id, state.version + 1, entries, listing, result, xp)
+            await self.hub.commit(
+                state.table_id, state.version + 1, logged, listing, result, xp, rating
+            )
         except TableBehind as behind:
             # An earlier commit failed with an unknown outcome but was stored: adopt what it
             # stored. ``entries`` were made for the table before it: this command fails (a
             # player may act again, a bot or a deal is tried again later).
             await self._adopt(behind.entries)
             raise
-        for kind, data in entries:
-            state.apply(kind, data)
+        for entry in entries:
+            state.apply(entry)
         await self._publish()
 
-    async def _adopt(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
+    async def _adopt(self, logged: list[Logged]) -> None:
         """Adopt log entries that are committed already, and show them."""
-        for kind, data in entries:
-            self.state.apply(kind, data)
-        log.warning("table %s: adopted %d stored entries", self.state.table_id, len(entries))
+        self.state.replay(logged)
+        log.warning("table %s: adopted %d stored entries", self.state.table_id, len(logged))
         await self._publish()
         # The failing command will not move the table on from here (bots, deals, clocks).
-        self.post(Command("drive"))
+        self.post(Drive())
 
     def may_watch(self, player_id: int | None, invite: str | None) -> bool:
         if self.invite is None or (invite is not None and invite == self.invite):
@@ -632,8 +800,12 @@ class TableActor:
             "seats": [
                 {
                     "seat": index,
-                    "nickname": seat.nickname if seat.player_id is not None else None,
-                    "kind": "empty" if seat.empty else ("human" if seat.human else "bot"),
+                    "nickname": (
+                        seat.nickname
+                        if seat.player_id is not None or seat.reserved_for is not None
+                        else None
+                    ),
+                    "kind": seat_kind(seat),
                     "bot": seat.bot if not seat.human else None,
                     "replaced": seat.replaced,
                     "connected": seat.human and seat.player_id in connected,
@@ -643,6 +815,16 @@ class TableActor:
             "deadlines": {
                 str(seat): round((wall + (deadline - now)) * 1000)
                 for seat, deadline in self.deadlines.items()
+            },
+            "rematch": (
+                {"table": state.rematch.table, "by": state.rematch.by} if state.rematch else None
+            ),
+            # Hints (issue 20): allowed by the host; open now (one human seated: the seated
+            # player may ask); shown at least once (the match is not rated).
+            "hints": {
+                "allowed": state.hints_allowed,
+                "open": state.hints_open(),
+                "shown": state.hints_shown,
             },
         }
 
@@ -673,7 +855,7 @@ class TableActor:
         for connection in list(self.connections):
             seat = self._seat(connection)
             if seat not in frames:
-                frames[seat] = self._built(lambda seat=seat: self._state_frame(table, seat))
+                frames[seat] = self._built(partial(self._state_frame, table, seat))
             await self._send(connection, frames[seat])
 
     async def _publish_to(self, connection: Connection, message_id: Any = None) -> None:
@@ -742,13 +924,14 @@ def restore(
         spans = alive
     since: dict[int, datetime] = {}
     for kind, data, at in log_entries:
-        state.apply(kind, data)
+        entry = entry_from_log(kind, data)
+        state.apply(entry)
         to_act = set(state.match.to_act()) if state.status == "playing" else set()
         for seat in list(since):
             if seat not in to_act:
                 del since[seat]
-        if kind == "action":
-            since.pop(data["seat"], None)  # to act again after acting: a new full clock
+        if isinstance(entry, Acted):  # to act again after acting: a new full clock
+            since.pop(entry.action.seat, None)
         for seat in to_act:
             since.setdefault(seat, at)
     used: dict[int, float] = {}

@@ -28,6 +28,7 @@ from whist.bots import make_bot
 from whist.bots.medium import MediumBot
 from whist.core.actions import action_to_json
 from whist.core.views import View, view_for
+from whist.master.bot import MasterBot
 from whist.variants import new_match
 
 log = logging.getLogger("whist.bots")
@@ -36,11 +37,22 @@ STOPPED = (signal.SIGTERM, signal.SIGINT)
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PARENT_POLL_SECONDS = 0.5  # the portable watch on the server: how late a worker may notice
 GRACE_SECONDS = 3.0  # a terminated worker's time to die before it is killed (a loaded machine)
+HINT_GRACE = 2.0  # seconds a hint may run over its budget (the solvers' first load, a busy pool)
 
 
 def choose(level: str, view: View, seed: str, budget: float) -> dict[str, Any]:
     """Runs in a worker process: the bot's action as record JSON."""
     return action_to_json(make_bot(level).choose(view, Random(seed), budget))
+
+
+def advise(view: View, seed: str, budget: float) -> dict[str, Any]:
+    """Runs in a worker process: MASTER's choice for this seat's view (a hint at a practice
+    table, issue 20) as record JSON, and its estimate (``MasterBot.advise``) or None."""
+    action, estimate = MasterBot().advise(view, Random(seed), budget)
+    return {
+        "action": action_to_json(action),
+        "estimate": None if estimate is None else estimate.to_json(),
+    }
 
 
 def safe_move(view: View, seed: str) -> dict[str, Any]:
@@ -134,11 +146,26 @@ def stop_processes(processes: Iterable[BaseProcess], grace: float = GRACE_SECOND
     for process in processes:
         process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
-        if process.is_alive():
+        if process.is_alive() and _exists(process.pid):
             log.warning("bot worker %s ignored SIGTERM: killing it", process.pid)
             with contextlib.suppress(OSError):
                 process.kill()
             process.join(grace)
+
+
+def _exists(pid: int | None) -> bool:
+    """Whether the process is still there. A worker's pool may reap it in another thread
+    (its executor shutting down) while this one waits: its ``Process`` then still says
+    alive, though it is gone."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def stop_all_workers() -> None:
@@ -177,6 +204,7 @@ class BotPool:
         log.error("a bot worker died: starting the bot workers again")
         self._stop_executor()
         self._start()
+
     def workers(self) -> dict[int, bool]:
         """Each worker process's pid and whether it is alive."""
         if self.executor is None:
@@ -204,6 +232,23 @@ class BotPool:
                 "a %s bot overran its %.1f s budget: playing a safe move", level, self.budget
             )
             return safe_move(view, seed)
+
+    async def advise(self, view: View, seed: str) -> dict[str, Any]:
+        """MASTER's advice for a hint (``advise``), thought in a worker with a bot's budget.
+        Raises when it does not come within ``HINT_GRACE`` seconds more (a hint has no safe
+        stand-in, so it is waited for longer than a bot's move: a refusal is worse)."""
+        executor = self.executor
+        loop = asyncio.get_running_loop()
+        try:
+            if self.warming:  # once, and not on the hint's clock
+                await asyncio.gather(*map(asyncio.wrap_future, self.warming))
+                self.warming = []
+            future = loop.run_in_executor(executor, advise, view, seed, self.budget)
+            return await asyncio.wait_for(future, timeout=self.budget + HINT_GRACE)
+        except BrokenProcessPool:
+            self.warming = []
+            self._restart(executor)
+            raise
 
     def close(self) -> None:
         """Stop the workers now, busy or not (shutdown alone would wait for a busy one)."""

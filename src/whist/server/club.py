@@ -12,12 +12,15 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from whist.server.actor import TableActor, restore
+from whist.server.analysing import Reviews
 from whist.server.bots import BotPool
+from whist.server.entries import BotSeated, Entry, HintsAllowed, Logged
 from whist.server.settings import Settings
 from whist.server.table import TableState
 from whist.server.writer import Fenced, GroupWriter
 from whist.store.db import make_engine, migrate
 from whist.store.models import Table
+from whist.store.ratings import RatedMatch
 from whist.store.repository import Append, Repository, now
 
 if TYPE_CHECKING:
@@ -47,15 +50,18 @@ class Club:
         # Every write goes through one thread: the tables' appends in group commits.
         self.writer = GroupWriter(self.repo)
         self.bots = BotPool(settings.bot_workers, settings.bot_budget)
+        self.reviews = Reviews(self.repo, self.writer, settings.analysis_workers)
         self.actors: dict[str, TableActor] = {}
         self.cluster: Cluster | None = None
         self.jobs: BotJobs | None = None
         if settings.redis_url:
+            from whist.cluster.analysis_jobs import AnalysisJobs
             from whist.cluster.jobs import BotJobs
             from whist.cluster.node import Cluster
 
             self.cluster = Cluster(self, settings.redis_url, settings.lease_seconds)
             self.jobs = BotJobs(self.cluster.redis, settings.bot_budget, self.cluster.node)
+            self.reviews.jobs = AnalysisJobs(self.jobs)
         self._heartbeat: asyncio.Task[None] | None = None
         self._run: int | None = None  # this run of the server (a heartbeat row)
 
@@ -96,6 +102,7 @@ class Club:
                 await self.writer.run(self.repo.beat, self._run)
             except Exception:
                 log.exception("last heartbeat failed")
+        await self.reviews.stop()  # before the writer: a finishing job may still store
         await self.writer.stop()
         self.bots.close()
         self.engine.dispose()
@@ -113,10 +120,11 @@ class Club:
         self,
         table_id: str,
         seq: int,
-        entries: list[tuple[str, dict[str, Any]]],
+        entries: list[Logged],
         status: str | None,
         result: dict[str, Any] | None,
         xp: dict[int, int] | None = None,
+        rating: RatedMatch | None = None,
     ) -> None:
         """Store a table's log entries; returns once they are committed (group commit).
         Raises when they are not, and ``TableBehind`` when an earlier append of the table
@@ -127,7 +135,7 @@ class Club:
             epoch = self.cluster.epochs.get(table_id)
             if epoch is None:  # dropped meanwhile: it runs elsewhere now
                 raise Fenced(table_id)
-        append = Append(table_id, seq, tuple(entries), status, result, xp, epoch)
+        append = Append(table_id, seq, tuple(entries), status, result, xp, epoch, rating)
         try:
             await self.writer.append(append)
         except Fenced:
@@ -142,6 +150,15 @@ class Club:
             if action is not None:
                 return action
         return await self.bots.think(level, view, seed)
+
+    async def advise(self, view: Any, seed: str) -> dict[str, Any]:
+        """MASTER's advice for a hint (server/bots.py ``advise``), from a bot worker (any
+        machine) in cluster mode, else (or with none alive) from this node's own pool."""
+        if self.jobs is not None:
+            advice = await self.jobs.advise(view, seed)
+            if advice is not None:
+                return advice
+        return await self.bots.advise(view, seed)
 
     def forget(self, table_id: str) -> None:
         """Drop an ended table's actor (its task ends when the current command is done)."""
@@ -165,6 +182,13 @@ class Club:
         if actor is not None or self.cluster is None:
             return actor
         return self.cluster.table(table_id)
+
+    async def rebuild(self, row: Table) -> TableState:
+        """A table's state from its log (for tables no actor holds)."""
+        state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
+        log_entries = await asyncio.to_thread(self.repo.log, row.id)
+        state.replay((kind, data) for kind, data, _at in log_entries)
+        return state
 
     @staticmethod
     def listing(actor: TableActor) -> dict[str, Any]:
@@ -195,9 +219,11 @@ class Club:
         clock: bool,
         private: bool,
         bots: dict[int, str],
+        hints: bool = False,
     ) -> TableActor:
-        """A new table with the host not yet seated; ``bots`` fills seats with bot levels.
-        Options are validated here (``WhistError`` for a bad one)."""
+        """A new table with the host not yet seated; ``bots`` fills seats with bot levels;
+        ``hints``: the host allows hints (logged now or never: ``HintsAllowed``). Options
+        are validated here (``WhistError`` for a bad one)."""
         table_id = secrets.token_urlsafe(6)
         clock_seconds = self.settings.clock_seconds if clock else None
         state = TableState.new(table_id, variant, options, clock_seconds)
@@ -219,13 +245,13 @@ class Club:
         else:  # the table and this node's lease on it, together
             epoch = await asyncio.to_thread(self.cluster.leases.create, row)
             self.cluster.granted(table_id, epoch)
-        entries = [
-            ("seat", {"seat": seat, "why": "bot", "bot": level}) for seat, level in bots.items()
-        ]
+        entries: list[Entry] = [BotSeated(seat, level) for seat, level in bots.items()]
+        if hints:
+            entries.append(HintsAllowed())
         if entries:
-            await self.commit(table_id, 1, entries, None, None)
-            for kind, data in entries:
-                state.apply(kind, data)
+            await self.commit(table_id, 1, [entry.log() for entry in entries], None, None)
+            for entry in entries:
+                state.apply(entry)
         actor = TableActor(self, state, invite=row.invite_code)
         self.actors[table_id] = actor
         actor.start()

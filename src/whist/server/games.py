@@ -8,34 +8,30 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 
+from whist.core.options import MOST, OptionSpec
 from whist.records import replay_document
 from whist.seat_record import seat_record
+from whist.server.club import Club
+from whist.server.deps import ClubDep, Me
 from whist.server.limits import is_token
-from whist.server.table import BOT_LEVELS, TableState
+from whist.server.table import TableState
+from whist.store.models import Player
+from whist.variants import UNAVAILABLE, VARIANTS
 
 router = APIRouter()
 
 
-async def rebuild(club: Any, row: Any) -> TableState:
-    """A table's state from its log (for tables no actor holds)."""
-    state = TableState.new(row.id, row.variant, row.options, row.clock_seconds)
-    for kind, data, _at in await asyncio.to_thread(club.repo.log, row.id):
-        state.apply(kind, data)
-    return state
-
-
-async def _state(request: Request, table_id: str) -> TableState:
-    club = request.app.state.club
+async def _state(club: Club, table_id: str) -> TableState:
     actor = club.actors.get(table_id)
     if actor is not None:
-        return actor.state  # type: ignore[no-any-return]
+        return actor.state
     row = await asyncio.to_thread(club.repo.table, table_id) if is_token(table_id) else None
     if row is None:
         raise HTTPException(404, {"code": "no_table", "message": "no such game"})
-    return await rebuild(club, row)
+    return await club.rebuild(row)
 
 
 def _sheet(state: TableState) -> list[dict[str, Any]]:
@@ -73,6 +69,8 @@ def _summary(state: TableState, player_id: int) -> dict[str, Any]:
         "over": match.over,
         "winner": match.winner,
         "resumable": state.status == "suspended",
+        # Hints were shown in this match (issue 20): it is not rated.
+        "hints_used": state.hints_shown,
     }
 
 
@@ -83,21 +81,16 @@ def _seat_of(state: TableState, player_id: int) -> int | None:
     return None
 
 
-async def _mine(request: Request, table_id: str) -> tuple[TableState, int]:
-    from whist.server.app import current
-
-    player = await current(request)
-    state = await _state(request, table_id)
+async def _mine(club: Club, player: Player, table_id: str) -> tuple[TableState, int]:
+    state = await _state(club, table_id)
     seat = _seat_of(state, player.id)
     if seat is None:
         raise HTTPException(404, {"code": "no_table", "message": "not one of your games"})
     return state, seat
 
 
-def _range(spec: Any) -> dict[str, int | None]:
+def _range(spec: OptionSpec) -> dict[str, int | None]:
     """The range of an option's number (a count, or the N of ``target:N``), else nulls."""
-    from whist.core.options import MOST
-
     numeric = spec.kind == "count" or any(c.endswith(":N") for c in spec.choices)
     return {"min": 1 if numeric else None, "max": MOST if numeric else None}
 
@@ -105,14 +98,13 @@ def _range(spec: Any) -> dict[str, int | None]:
 @router.get("/api/variants")
 async def variants() -> dict[str, Any]:
     """Every variant with its options (for the create-table form) and the unavailable ones."""
-    from whist.variants import UNAVAILABLE, VARIANTS
-
     return {
         "variants": [
             {
                 "key": variant.key,
                 "title": variant.title,
                 "players": variant.players,
+                "facts": variant.facts.to_json(),
                 "options": [
                     {
                         "name": spec.name,
@@ -129,24 +121,22 @@ async def variants() -> dict[str, Any]:
             }
             for variant in VARIANTS.values()
         ],
-        "unavailable": dict(UNAVAILABLE),
-        "bot_levels": list(BOT_LEVELS),
+        "unavailable": {
+            key: {"title": unavailable.title, "reason": unavailable.reason}
+            for key, unavailable in UNAVAILABLE.items()
+        },
     }
 
 
 @router.get("/api/games")
-async def my_games(request: Request) -> list[dict[str, Any]]:
-    from whist.server.app import current
-
-    player = await current(request)
-    club = request.app.state.club
+async def my_games(player: Me, club: ClubDep) -> list[dict[str, Any]]:
     rows = await asyncio.to_thread(club.repo.tables_of_player, player.id)
-    return [_summary(await _state(request, row.id), player.id) for row in rows]
+    return [_summary(await _state(club, row.id), player.id) for row in rows]
 
 
 @router.get("/api/games/{table_id}")
-async def game(table_id: str, request: Request) -> dict[str, Any]:
-    state, seat = await _mine(request, table_id)
+async def game(table_id: str, player: Me, club: ClubDep) -> dict[str, Any]:
+    state, seat = await _mine(club, player, table_id)
     # A seat the player no longer holds (left, or a bot took over): the public view, as on
     # the table's socket. The replay shows the deal as it is now, so nothing of the seat's
     # hand since then (the bot's cards) may be in it.
@@ -159,8 +149,8 @@ async def game(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/games/{table_id}/record")
-async def record(table_id: str, request: Request) -> JSONResponse:
-    state, seat = await _mine(request, table_id)
+async def record(table_id: str, player: Me, club: ClubDep) -> JSONResponse:
+    state, seat = await _mine(club, player, table_id)
     names = [
         s.nickname or (f"Bot ({s.bot})" if s.bot else f"Seat {i}")
         for i, s in enumerate(state.seats)

@@ -13,13 +13,14 @@ import os
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, text
 
 import whist
 from whist.cluster.jobs import BotJobs
 from whist.server.club import Club
+from whist.server.deps import ClubDep
 
 DATABASE_TIMEOUT = 2.0  # seconds: a health check must answer even when the database hangs
 STARTED = time.monotonic()  # imported as the app is made, at the server's start
@@ -28,8 +29,7 @@ router = APIRouter()
 
 
 @router.get("/healthz")
-async def healthz(request: Request) -> JSONResponse:
-    club: Club = request.app.state.club
+async def healthz(club: ClubDep) -> JSONResponse:
     database = await check_database(club.engine)
     ok = database["ok"]
     body: dict[str, Any] = {"database": database, "process": process_info(club)}

@@ -59,10 +59,14 @@ def _clean(text: str) -> str:
     return text
 
 
-def Text(most: int, least: int = 0) -> Any:
-    """A string of ``least``..``most`` characters, free of NUL, control characters and
-    lone surrogates (the request is refused with ``bad_request`` otherwise)."""
-    return Annotated[str, Field(min_length=least, max_length=most), AfterValidator(_clean)]
+# The strings a request body may carry: bounded, and free of NUL bytes, control characters
+# and lone surrogates (``_clean``; the request is refused with ``bad_request`` otherwise).
+Clean = AfterValidator(_clean)
+Nickname = Annotated[str, Field(min_length=1, max_length=40), Clean]
+Word = Annotated[str, Field(max_length=40), Clean]  # a variant key, an option name, a level...
+NewPassword = Annotated[str, Field(min_length=8, max_length=200), Clean]
+Password = Annotated[str, Field(max_length=200), Clean]
+OptionText = Annotated[str, Field(max_length=64), Clean]
 
 
 def printable(text: str, most: int = 300) -> str:

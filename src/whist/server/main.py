@@ -19,6 +19,7 @@ import socket
 import sys
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from pydantic import ValidationError
@@ -142,15 +143,11 @@ class QuietBadText(logging.Filter):
 
 # ------------------------------------------------------------------ the checks
 def load_settings(host: str | None, port: int | None, data_dir: str | None) -> Settings:
-    overrides: dict[str, object] = {}
-    if host is not None:
-        overrides["host"] = host
-    if port is not None:
-        overrides["port"] = port
-    if data_dir is not None:
-        overrides["data_dir"] = Path(data_dir)
+    # Only the flags given: the others come from WHIST_* variables or the defaults.
+    given: dict[str, Any] = {"host": host, "port": port, "data_dir": data_dir}
+    overrides = {name: value for name, value in given.items() if value is not None}
     try:
-        settings = Settings(**overrides)  # type: ignore[arg-type]
+        settings = Settings(**overrides)
     except ValidationError as exc:
         error = exc.errors()[0]
         name = "WHIST_" + "_".join(str(part) for part in error["loc"]).upper()

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     bot_workers: int = 2
     bot_budget: float = 1.0  # seconds a bot may think
     bot_delay: float = 0.0  # pause before a bot's move is shown (lets people follow)
+    # "Review deal" analyses in this many processes apart from the bots' (0: in a thread of
+    # the server, for tests); in cluster mode on the bot workers when one is alive.
+    analysis_workers: int = 1
     # Several nodes behind several addresses: the WebSocket addresses the browser tries in
     # turn (wss://a.example.com, ...); empty: the page's own server. The session cookie then
     # needs a Domain that covers them all (example.com), and the page's origin must be in

@@ -1,5 +1,5 @@
-"""One table WebSocket: reading and checking the client's frames, and the queue of frames
-to send it.
+"""The table WebSocket (``/ws/tables/{id}``): who may open one, reading and checking the
+client's frames into the table's commands, and the queue of frames to send it.
 
 Every frame the client sends is answered: an act by its ack or an error (from the table), a
 ping by a pong, a snapshot by a state, anything refused by an error carrying the frame's
@@ -17,10 +17,22 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from fastapi import APIRouter
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from whist.server.actor import Command, Connection, frame_text
-from whist.server.limits import message_id, printable
+from whist.server.actor import Refused, TableActor, frame_text
+from whist.server.commands import (
+    Act,
+    Connect,
+    Connection,
+    Disconnect,
+    Hint,
+    Snapshot,
+    SocketCommand,
+    Watch,
+)
+from whist.server.deps import club_of, settings_of, viewer_of
+from whist.server.limits import is_token, message_id, printable
 from whist.server.settings import Settings
 
 log = logging.getLogger("whist.socket")
@@ -31,7 +43,7 @@ CLOSE_SEND_FAILED = 1011
 CLOSE_TOO_SLOW = 1008
 MAX_OUTBOX = 500  # frames waiting to be sent to one socket (a state per change is a lot)
 MAX_DEPTH = 8  # nesting of a client frame: an act is three levels deep
-KINDS = ("act", "snapshot", "ping")
+KINDS = ("act", "snapshot", "ping", "hint")
 MAX_READ_BYTES = 64 * 1024  # a refused frame larger than this is not read for its id
 
 
@@ -45,7 +57,7 @@ class Link(Protocol):
     @property
     def version(self) -> int: ...
 
-    def post(self, command: Command) -> None: ...
+    def post(self, command: SocketCommand) -> None: ...
 
 
 class TokenBucket:
@@ -119,7 +131,7 @@ def read_message(data: str | bytes, limit: int, bucket: TokenBucket) -> dict[str
     # size can be matched to its request (frames are bounded by the server's transport).
     parsed = _parse(data) if size <= MAX_READ_BYTES else None
     read = isinstance(parsed, dict)
-    id_ok, mid = message_id(parsed.get("id")) if read else (False, None)
+    id_ok, mid = message_id(parsed.get("id")) if isinstance(parsed, dict) else (False, None)
 
     def refuse(code: str, message: str) -> Refusal:
         return Refusal(code, message, read, mid if id_ok else None)
@@ -213,7 +225,7 @@ async def serve(
     who = f"table {actor.table_id}, player {player_id}"
     outbox = Outbox(websocket, who)
     connection = Connection(player_id, outbox.send_text, outbox.close)
-    actor.post(Command("connect", connection=connection))
+    actor.post(Connect(connection))
     bucket = TokenBucket(settings.rate_limit_per_second, settings.rate_limit_burst)
     try:
         while True:
@@ -228,18 +240,65 @@ async def serve(
                 continue
             kind = message["type"]
             if kind == "ping":
-                await outbox.send(
-                    {"type": "pong", "id": message["id"], "version": actor.version}
-                )
+                await outbox.send({"type": "pong", "id": message["id"], "version": actor.version})
             elif kind == "snapshot":
-                actor.post(Command("snapshot", connection=connection, data=message))
+                actor.post(Snapshot(connection, message["id"]))
+            elif kind == "hint":
+                actor.post(Hint(connection, message["id"]))
             else:
-                actor.post(Command("act", connection=connection, data=message))
+                actor.post(Act(connection, message["id"], message.get("action")))
     except WebSocketDisconnect:
         pass
     finally:
-        actor.post(Command("disconnect", connection=connection))
+        actor.post(Disconnect(connection))
         await outbox.finish()
         if websocket.client_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(RuntimeError):
                 await websocket.close()
+
+
+# ----------------------------------------------------------------------- the route
+router = APIRouter()
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: Origin protects browsers' cookies only
+    host = websocket.headers.get("host", "")
+    allowed = {f"http://{host}", f"https://{host}", *settings.allowed_origins}
+    return origin in allowed
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    club, settings = club_of(websocket), settings_of(websocket)
+    if not origin_allowed(websocket, settings):
+        await websocket.close(code=4403, reason="origin not allowed")
+        return
+    table = club.table(table_id) if is_token(table_id) else None
+    if table is None:
+        await websocket.close(code=4404, reason="no such table")
+        return
+    player = await viewer_of(websocket)
+    viewer = player.id if player is not None else None
+    try:
+        allowed = await table.ask(Watch(viewer, websocket.query_params.get("invite")))
+    except Refused as refused:
+        allowed = False
+        if refused.code != "no_table":  # the club cannot tell now: try again later
+            await websocket.close(code=1013, reason=refused.message[:120])
+            return
+    if not allowed:
+        await websocket.close(code=4404, reason="no such table")
+        return
+    await websocket.accept()
+    # Cluster mode: through a route even when the table runs here, so that the socket
+    # follows the table when it moves to another node.
+    link: Link
+    if club.cluster is not None:
+        link = club.route(table_id, viewer)
+    else:
+        assert isinstance(table, TableActor)  # one process: every table is an actor here
+        link = table
+    await serve(websocket, link, viewer, settings)

@@ -1,21 +1,37 @@
 """A table's state, rebuilt from its log: seats, status and the match.
 
-``TableState.apply(kind, data)`` is the only way it changes, both live (after the log
+``TableState.apply(entry)`` is the only way it changes, both live (after the log
 entry is committed) and when a table comes back after a stop (replaying every entry), so
 the two can never disagree. Pure: no I/O, no clock, no randomness.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-from whist.core.actions import action_from_json
-from whist.core.cards import parse_card
 from whist.core.match import Match
+from whist.server.entries import (
+    Acted,
+    BotSeated,
+    Dealt,
+    Declined,
+    Ended,
+    Entry,
+    HintsAllowed,
+    HintShown,
+    Joined,
+    Rematched,
+    Reserved,
+    Resumed,
+    SeatLost,
+    Started,
+    Suspended,
+    entry_from_log,
+)
 from whist.variants import resolve
 
-BOT_LEVELS = ("easy", "medium", "hard", "master")
 MESSAGE_IDS_KEPT = 256  # per player: a client re-sends only its last few unanswered acts
 
 
@@ -28,6 +44,7 @@ class Seat:
     # When the human lost the seat: (deal index, actions of that deal taken so far). What the
     # seat saw up to then stays the player's; nothing after it is (``TableState.knows``).
     lost_at: tuple[int, int] | None = None
+    reserved_for: int | None = None  # a rematch keeps this empty seat for this player
 
     @property
     def human(self) -> bool:
@@ -50,10 +67,15 @@ class TableState:
     version: int = 0
     end_reason: str | None = None
     left: set[int] = field(default_factory=set)  # humans who left (no XP, no result)
+    # The host allowed hints (issue 20): given only while one human is seated (hints_open).
+    hints_allowed: bool = False
+    # Hints were shown at this table (issue 20): its match is not rated (server/ratings.py).
+    hints_shown: bool = False
     # player -> the message ids of its applied acts -> the version they made. From the log
     # (an action entry keeps its message id as "mid"), so that an act re-sent after a
     # reconnect is recognised by whichever process runs the table now, never applied twice.
     acked: dict[int, dict[str, int]] = field(default_factory=dict)
+    rematch: Rematched | None = None  # a finished table's rematch, once made
 
     @classmethod
     def new(
@@ -78,57 +100,83 @@ class TableState:
         info = self.seats[seat]
         return info.bot if (info.bot is not None and not info.human) else None
 
+    def hints_open(self) -> bool:
+        """Whether the one human seated may ask for hints now: the host allowed them and no
+        other person plays at the table (the rest are bots), so that a hint helps nobody
+        against another person."""
+        return self.hints_allowed and len(self.humans()) == 1
+
     def full(self) -> bool:
         return all(not s.empty for s in self.seats)
 
+    def open_to(self, player_id: int) -> list[int]:
+        """The empty seats this player may take: free ones and the one kept for them."""
+        return [
+            index
+            for index, seat in enumerate(self.seats)
+            if seat.empty and seat.reserved_for in (None, player_id)
+        ]
+
+    def kept_for(self, player_id: int) -> int | None:
+        """The empty seat a rematch keeps for this player, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.empty and seat.reserved_for == player_id:
+                return index
+        return None
+
     # ------------------------------------------------------------------ changes
-    def apply(self, kind: str, data: dict[str, Any]) -> None:
+    def apply(self, entry: Entry) -> None:
         """Adopt one committed log entry."""
         self.version += 1
-        if kind == "seat":
-            seat = self.seats[data["seat"]]
-            why = data["why"]
-            if why == "join":
-                seat.player_id = data["player"]
-                seat.nickname = data.get("nickname", "")
-                seat.bot = None
-                seat.replaced = False
-            elif why == "bot":
-                seat.bot = data["bot"]
-            elif why in ("leave", "timeout"):
+        match entry:
+            case Joined(seat, player, nickname):
+                info = self.seats[seat]
+                info.player_id, info.nickname = player, nickname
+                info.bot, info.replaced, info.reserved_for = None, False, None
+            case BotSeated(seat, bot):
+                self.seats[seat].bot = bot
+            case SeatLost(seat, why, bot):
                 if self.status == "open":
-                    self.seats[data["seat"]] = Seat()
-                else:
-                    seat.bot = data["bot"]
-                    seat.replaced = True
-                    match = self.match
-                    seat.lost_at = (len(match.deals) - 1, len(match.log[-1]) if match.log else 0)
-                    if seat.player_id is not None and why == "leave":
-                        self.left.add(seat.player_id)
-            else:
-                raise ValueError(f"unknown seat change {why!r}")
-        elif kind == "start":
-            self.status = "playing"
-        elif kind == "deal":
-            deck = [parse_card(text) for text in data["deck"]]
-            self.match.start_deal(deck, data["dealer"])
-        elif kind == "action":
-            mid = data.get("mid")
-            if mid is not None:
-                data = {key: value for key, value in data.items() if key != "mid"}
-            self.match.apply(action_from_json(data))
-            player = self.seats[data["seat"]].player_id
-            if isinstance(mid, str) and player is not None:
-                seen = self.acked.setdefault(player, {})
-                seen[mid] = self.version
-                if len(seen) > MESSAGE_IDS_KEPT:
-                    seen.pop(next(iter(seen)))
-        elif kind == "suspend":
-            self.status = "suspended"
-        elif kind == "resume":
-            self.status = "playing"
-        elif kind == "end":
-            self.status = "abandoned" if data["reason"] == "abandoned" else "finished"
-            self.end_reason = data["reason"]
-        else:
-            raise ValueError(f"unknown log entry {kind!r}")
+                    self.seats[seat] = Seat()
+                    return
+                info = self.seats[seat]
+                info.bot = bot
+                info.replaced = True
+                played = self.match
+                info.lost_at = (len(played.deals) - 1, len(played.log[-1]) if played.log else 0)
+                if info.player_id is not None and why == "leave":
+                    self.left.add(info.player_id)
+            case Reserved(seat, player, nickname):
+                self.seats[seat] = Seat(nickname=nickname, reserved_for=player)
+            case Declined(seat):
+                self.seats[seat] = Seat()
+            case Rematched():
+                self.rematch = entry
+            case Started() | Resumed():
+                self.status = "playing"
+            case Dealt(dealer, deck):
+                self.match.start_deal(list(deck), dealer)
+            case Acted(action, mid):
+                self.match.apply(action)
+                acting = self.seats[action.seat].player_id
+                if mid is not None and acting is not None:
+                    seen = self.acked.setdefault(acting, {})
+                    seen[mid] = self.version
+                    if len(seen) > MESSAGE_IDS_KEPT:
+                        seen.pop(next(iter(seen)))
+            case Suspended():
+                self.status = "suspended"
+            case HintsAllowed():
+                self.hints_allowed = True
+            case HintShown():
+                self.hints_shown = True
+            case Ended(reason):
+                self.status = "abandoned" if reason == "abandoned" else "finished"
+                self.end_reason = reason
+            case _:
+                assert_never(entry)  # mypy: every entry has its case
+
+    def replay(self, log: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Adopt stored log entries, ``(kind, data)`` each."""
+        for kind, data in log:
+            self.apply(entry_from_log(kind, data))

@@ -2,6 +2,7 @@
 
     from whist.solver import solve
     solve(hands, trump, leader, trick, most=True)  # {card: tricks for the side to act}
+    solve_bounds(..., control=control)  # {card: (lo, hi)}: stoppable from another thread
 
 Cards and hands use :mod:`whist.core.cards` (a card is ``suit * 13 + rank - 2``, a hand a
 52-bit mask).  Four hands: seats ``s`` and ``s + 2`` are partners; two hands: each seat is its
@@ -9,175 +10,121 @@ own side.  ``most=True`` is ordinary whist (every side takes as many tricks as i
 same game a bridge double-dummy solver analyses); ``most=False`` is misère (Minnesota low,
 Swedish nollspel, a Plockwhist pass: every side takes as few as it can).
 
+Solving the positions of one deal one after another (an analysis solves the position before
+each card played), pass ``keep_table=True`` to every solve: the transposition table then
+keeps what the earlier solves learnt (its entries hold for any position with the same
+trump, objective and blockers, from either side's seat), and later positions, whose
+subtrees the earlier solves mostly searched already, cost a fraction::
+
+    for hands, leader, trick in positions_of_the_deal:
+        values = solve(hands, trump, leader, trick, most, keep_table=True)
+
+A solve without ``keep_table`` (as MASTER's many small ones) starts from an empty table,
+and so does one whose trump, objective or blockers differ from the previous solve's.
+
 The search itself is :mod:`whist.solver.kernel` (numba, cached on disk on first use);
 :mod:`whist.solver.brute` is a slow plain-Python minimax with the same signature, the
-reference the tests compare against.
+reference the tests compare against; both take a :mod:`whist.solver.position`.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from whist.solver.position import Position, check_position
+
 __all__ = [
+    "Control",
     "Position",
+    "Stopped",
     "brute_solve",
     "check_position",
     "solve",
+    "solve_bounds",
     "solve_value",
 ]
 
-_FULL = (1 << 52) - 1
-_TT_BUCKETS = 1 << 14  # x 32 entries x 5 int64: 21 MB
+_TT_BUCKETS = 1 << 12  # x 128 entries x 5 int64: 21 MB
 # A search of up to 8 tricks stores a few thousand entries: it uses only the table's first
-# 2,048 buckets (2.6 MB), which then stay in the CPU's caches from one solve to the next
+# 512 buckets (2.6 MB), which then stay in the CPU's caches from one solve to the next
 # (as MASTER solves world after world): 5-10% faster at 8 tricks, the same nodes.  Deeper
 # searches need the whole table (at 10 tricks a quarter of it costs 15% more misère nodes).
 _SMALL_SEARCH_TRICKS = 8
-_SMALL_SEARCH_BUCKETS = 1 << 11
+_SMALL_SEARCH_BUCKETS = 1 << 9
+# From 11 tricks a search stores millions of entries: a table four times bigger (84 MB,
+# allocated on the first such solve, so MASTER's small ones never touch it) with buckets of
+# 512 entries saves 15-50% of the nodes of 12-trick misère solves; on a 13-trick misère
+# deal, 512 entries a bucket instead of 128 halve the nodes (52 to 25 million) and save 20%
+# of the time (1,024: a few nodes fewer, slower: a probe scans the bucket).
+_BIG_SEARCH_TRICKS = 11
+_BIG_TT_BUCKETS = 1 << 12
+_BIG_TT_WAYS = 512
+# Four-hand misère over a whole deal (12 or 13 tricks left, as `whist solve` at a deal's
+# start, and the positions of a deal analysed together with ``keep_table``) stores tens of
+# millions of entries, and the big table's fullest buckets then throw away entries the
+# next tests need: on 13-trick no-trump misère deals, four times the buckets (335 MB,
+# touched only by such solves: never by MASTER's, which stay at 8 tricks and fewer in
+# four-hand misère) search 40-60% fewer nodes (895 to 345 million, 101 to 60 million;
+# 32,768 buckets: 58 million).  Most tricks and two hands search the same nodes in both
+# (and a first solve would pay for touching the bigger table).
+_HUGE_SEARCH_TRICKS = 12
+_HUGE_TT_BUCKETS = 1 << 14
 
 
-@dataclass(frozen=True)
-class Position:
-    """A checked position: what :func:`solve` takes, normalised.
+class Stopped(Exception):
+    """A solve given a :class:`Control` was stopped before it had its answer."""
 
-    ``hands`` per seat, ``trump`` a suit or ``None``, ``leader`` the seat that led the
-    current trick, ``trick`` its cards so far, ``blockers`` ``{down_card: up_card}``."""
 
-    hands: tuple[int, ...]
-    trump: int | None
-    leader: int
-    trick: tuple[int, ...]
-    blockers: tuple[tuple[int, int], ...] = ()
+class Control:
+    """Stops a solve running in another thread and shows its progress.
+
+    The search runs without the GIL, so a watching thread (a Ctrl-C handler, a time limit,
+    a progress line) keeps running while it works::
+
+        control = Control()
+        worker = threading.Thread(target=lambda: out.update(solve_bounds(..., control=control)))
+        worker.start()
+        worker.join(timeout=5.0)
+        control.stop()  # the solve returns within a few milliseconds, with its bounds so far
+        worker.join()
+
+    One control serves one solve at a time; a stopped control stays stopped (make a new one
+    for the next solve)."""
+
+    def __init__(self) -> None:
+        from whist.solver import kernel
+
+        # The kernel reads the stop flag and writes its progress here as it runs.
+        self._flags = np.zeros(kernel.CTL_FIELDS, dtype=np.int64)
+        self._stop, self._nodes = kernel.CTL_STOP, kernel.CTL_NODES
+        self._done, self._total = kernel.CTL_DONE, kernel.CTL_TOTAL
+
+    def stop(self) -> None:
+        """Ask the solve to stop: it returns within a few milliseconds."""
+        self._flags[self._stop] = 1
 
     @property
-    def players(self) -> int:
-        return len(self.hands)
+    def stopped(self) -> bool:
+        """Has :meth:`stop` been called?"""
+        return bool(self._flags[self._stop])
 
     @property
-    def to_act(self) -> int:
-        """The seat to play next."""
-        return (self.leader + len(self.trick)) % len(self.hands)
+    def nodes(self) -> int:
+        """Positions searched so far by the current solve (counted a thousand at a time)."""
+        return int(self._flags[self._nodes])
 
     @property
-    def tricks_left(self) -> int:
-        """Tricks still to be won, the current one included."""
-        return self.hands[self.to_act].bit_count()
+    def cards_done(self) -> int:
+        """Legal cards whose value is known (:func:`solve`, :func:`solve_bounds`)."""
+        return int(self._flags[self._done])
 
-    def blocked(self, hand: int) -> int:
-        """Cards of ``hand`` that cannot be played yet (their up card is still in it)."""
-        out = 0
-        for down, up in self.blockers:
-            if hand >> down & 1 and hand >> up & 1:
-                out |= 1 << down
-        return out
-
-    def legal(self) -> list[int]:
-        """The cards the seat to act may play, ascending."""
-        return _legal_cards(self.hands[self.to_act], self.trick, self.blocked)
-
-
-def _legal_cards(hand: int, trick: Sequence[int], blocked_of: object) -> list[int]:
-    assert callable(blocked_of)
-    playable: int = hand & ~int(blocked_of(hand))
-    if trick:
-        led = trick[0] // 13
-        follow = playable & (0x1FFF << (13 * led))
-        if follow:
-            playable = follow
-    return [c for c in range(52) if playable >> c & 1]
-
-
-def check_position(
-    hands: Sequence[int],
-    trump: int | None,
-    leader: int,
-    trick: Sequence[int],
-    blockers: Mapping[int, int] | None = None,
-) -> Position:
-    """Validate a position; raise ``ValueError`` saying what is wrong."""
-    players = len(hands)
-    if players not in (2, 4):
-        raise ValueError(f"need 2 or 4 hands, got {players}")
-    seen = 0
-    for seat, hand in enumerate(hands):
-        if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0 or hand > _FULL:
-            raise ValueError(f"hand {seat} is not a 52-bit card mask: {hand!r}")
-        if seen & hand:
-            raise ValueError(f"hand {seat} shares cards with another hand")
-        seen |= hand
-    if trump is not None and (
-        not isinstance(trump, int) or isinstance(trump, bool) or not 0 <= trump < 4
-    ):
-        raise ValueError(f"trump must be a suit 0..3 or None, got {trump!r}")
-    if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < players:
-        raise ValueError(f"leader must be a seat 0..{players - 1}, got {leader!r}")
-    cards = tuple(trick)
-    if len(cards) >= players:
-        raise ValueError(f"a trick in progress has at most {players - 1} cards, got {len(cards)}")
-    table = 0
-    for card in cards:
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-            raise ValueError(f"not a card: {card!r}")
-        if (seen | table) >> card & 1:
-            raise ValueError(f"card {card} on the table is also in a hand or played twice")
-        table |= 1 << card
-    pairs: list[tuple[int, int]] = []
-    if blockers:
-        owner = {c: s for s, h in enumerate(hands) for c in range(52) if h >> c & 1}
-        for down, up in blockers.items():
-            for card in (down, up):
-                if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-                    raise ValueError(f"blocker card is not a card: {card!r}")
-            if down == up:
-                raise ValueError(f"card {down} cannot block itself")
-            if down not in owner:
-                continue  # already played: nothing left to block
-            if up in owner and owner[up] != owner[down]:
-                raise ValueError(f"blocked card {down} and its up card {up} are in different hands")
-            if up in owner:
-                pairs.append((down, up))
-        # No cycles: every blocked card must become playable eventually.
-        waits = dict(pairs)
-        for start in waits:
-            card, steps = start, 0
-            while card in waits:
-                card = waits[card]
-                steps += 1
-                if steps > len(waits):
-                    raise ValueError(f"blockers form a cycle through card {start}")
-    position = Position(tuple(hands), trump, leader, cards, tuple(sorted(pairs)))
-    left = position.tricks_left
-    if left == 0:
-        raise ValueError("the seat to act has no cards: nothing left to solve")
-    for i in range(players):
-        seat = (leader + i) % players
-        want = left - 1 if i < len(cards) else left
-        if hands[seat].bit_count() != want:
-            raise ValueError(
-                f"hand {seat} holds {hands[seat].bit_count()} cards, expected {want} "
-                f"({left} tricks left, {len(cards)} cards on the table)"
-            )
-    # The cards on the table must have been legal when played.
-    if cards:
-        led = cards[0] // 13
-        for i, card in enumerate(cards[1:], start=1):
-            seat = (leader + i) % players
-            before = hands[seat] | (1 << card)
-            if card // 13 != led:
-                playable = before & ~position.blocked(before)
-                if playable & (0x1FFF << (13 * led)):
-                    raise ValueError(
-                        f"seat {seat} played card {card} but could follow the led suit"
-                    )
-            elif position.blocked(before) >> card & 1:
-                raise ValueError(f"seat {seat} played card {card} while it was blocked")
-    if not position.legal():
-        raise ValueError(f"seat {position.to_act} has no playable card")
-    return position
+    @property
+    def cards_total(self) -> int:
+        """Legal cards to value (0 until the solve has started)."""
+        return int(self._flags[self._total])
 
 
 class _Kernel:
@@ -188,24 +135,60 @@ class _Kernel:
 
         self.kernel = kernel
         self.tt = np.zeros((_TT_BUCKETS, kernel.TT_FIELDS, kernel.TT_WAYS), dtype=np.int64)
+        self.big_tt: np.ndarray | None = None  # see _BIG_SEARCH_TRICKS
+        self.huge_tt: np.ndarray | None = None  # see _HUGE_SEARCH_TRICKS
         self.gen = 0
-        self.out = np.empty(52, dtype=np.int64)
+        # What the current generation's entries were solved for, when a caller keeps the
+        # table (None: a fresh table for the next solve); see ``keep_table``.
+        self.context: tuple[object, ...] | None = None
+        self.lo = np.empty(52, dtype=np.int64)
+        self.hi = np.empty(52, dtype=np.int64)
+        self.no_control = np.zeros(kernel.CTL_FIELDS, dtype=np.int64)  # never stopped
         self.stats = np.zeros(40, dtype=np.int64)
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
         self.noblk = np.zeros((1, 2), dtype=np.int64)
 
-    def next_gen(self) -> int:
+    def next_gen(self, context: tuple[object, ...] | None) -> int:
+        """The table generation for a solve: the last one's (its entries still count) when
+        ``context`` is the last solve's, else a new one (an empty table)."""
+        if context is not None and context == self.context:
+            return self.gen
+        self.context = context
         self.gen += 1
         if self.gen >= 1 << 30:
             self.tt[:] = 0
+            for table in (self.big_tt, self.huge_tt):
+                if table is not None:
+                    table[:] = 0
             self.gen = 1
         return self.gen
+
+    def table(self, tricks: int, players: int, most: bool, keep_table: bool) -> np.ndarray:
+        """The transposition table for a search of ``tricks`` tricks: the first buckets of
+        the table for a small one, the big table for a deep one and for every solve of a
+        deal whose table is kept (they must all see the same table), the huge one instead
+        in four-hand misère.  The big and huge tables are allocated on their first use."""
+        deep = keep_table or tricks >= _HUGE_SEARCH_TRICKS
+        if deep and players == 4 and not most:
+            if self.huge_tt is None:
+                self.huge_tt = self._zeros(_HUGE_TT_BUCKETS)
+            return self.huge_tt
+        if keep_table or tricks >= _BIG_SEARCH_TRICKS:
+            if self.big_tt is None:
+                self.big_tt = self._zeros(_BIG_TT_BUCKETS)
+            return self.big_tt
+        if tricks <= _SMALL_SEARCH_TRICKS:
+            return self.tt[:_SMALL_SEARCH_BUCKETS]
+        return self.tt
+
+    def _zeros(self, buckets: int) -> np.ndarray:
+        return np.zeros((buckets, self.kernel.TT_FIELDS, _BIG_TT_WAYS), dtype=np.int64)
 
 
 _state: _Kernel | None = None
 # One table and one set of buffers per process: a solve holds them from start to finish
-# (the kernel keeps the GIL, but filling the buffers and reading the answer do not).
+# (the kernel runs without the GIL, so other threads run meanwhile; another solve waits).
 _lock = threading.Lock()
 
 
@@ -217,18 +200,38 @@ def _kernel() -> _Kernel:
 
 
 def _run(
-    position: Position, most: bool, every_card: bool, guess: int = -1
-) -> tuple[int, dict[int, int]]:
+    position: Position,
+    most: bool,
+    every_card: bool,
+    guess: int = -1,
+    control: Control | None = None,
+    keep_table: bool = False,
+    graded: int | None = None,
+) -> tuple[int, dict[int, tuple[int, int]]]:
     with _lock:
-        return _run_locked(_kernel(), position, most, every_card, guess)
+        return _run_locked(
+            _kernel(), position, most, every_card, guess, control, keep_table, graded
+        )
 
 
 def _run_locked(
-    k: _Kernel, position: Position, most: bool, every_card: bool, guess: int
-) -> tuple[int, dict[int, int]]:
-    """The side to act's tricks under best play and, if ``every_card``, each legal card's;
-    ``guess`` the value expected (-1: none), where the search starts."""
+    k: _Kernel,
+    position: Position,
+    most: bool,
+    every_card: bool,
+    guess: int,
+    control: Control | None,
+    keep_table: bool,
+    graded: int | None,
+) -> tuple[int, dict[int, tuple[int, int]]]:
+    """The side to act's tricks under best play (-1 if stopped first) and, if
+    ``every_card``, each legal card's bounds (equal when known); ``guess`` the value
+    expected (-1: none), where the search starts."""
+    # A table entry bounds side 0's tricks in a position described by relative ranks: it
+    # holds in any deal with the same rules (trump, objective, hands; with blockers the key
+    # is the exact cards, so also the same pending blockers).
     players = position.players
+    context = (players, position.trump, most, position.blockers)
     hands = k.hands
     for i, h in enumerate(position.hands):
         hands[i] = h
@@ -236,7 +239,6 @@ def _run_locked(
     for i, c in enumerate(position.trick):
         trick[i] = c
     blk = np.array(position.blockers, dtype=np.int64) if position.blockers else k.noblk
-    out = k.out
     value = k.kernel.solve_kernel(
         hands[:players],
         trick,
@@ -247,17 +249,21 @@ def _run_locked(
         not most,
         blk,
         len(position.blockers),
-        k.tt[:_SMALL_SEARCH_BUCKETS] if position.tricks_left <= _SMALL_SEARCH_TRICKS else k.tt,
-        k.next_gen(),
+        k.table(position.tricks_left, players, most, keep_table),
+        k.next_gen(context if keep_table else None),
         True,
         every_card,
         guess,
-        out,
+        -1 if graded is None else graded,
+        k.lo,
+        k.hi,
         k.stats,
+        k.no_control if control is None else control._flags,
     )
     if not every_card:
         return int(value), {}
-    return int(value), {c: int(out[c]) for c in range(52) if out[c] >= 0}
+    lo, hi = k.lo, k.hi
+    return int(value), {c: (int(lo[c]), int(hi[c])) for c in range(52) if lo[c] >= 0}
 
 
 def solve(
@@ -267,6 +273,9 @@ def solve(
     trick: Sequence[int],
     most: bool,
     blockers: Mapping[int, int] | None = None,
+    *,
+    control: Control | None = None,
+    keep_table: bool = False,
 ) -> dict[int, int]:
     """For every legal card of the seat to act, the tricks its side wins from the current
     trick (included) to the end of the deal under best play by both sides.
@@ -276,8 +285,44 @@ def solve(
     cards played to it so far; ``most`` True to take as many tricks as possible, False for
     misère (as few as possible, for both sides); ``blockers`` ``{down_card: up_card}``: the
     down card cannot be played before the up card (same hand).  Raises ``ValueError`` on an
-    impossible position."""
-    return _run(check_position(hands, trump, leader, trick, blockers), most, True)[1]
+    impossible position, :class:`Stopped` if ``control`` stopped it first.
+
+    ``keep_table``: keep what earlier solves with ``keep_table`` learnt (see the module's
+    documentation): for the positions of one deal, solved one after another."""
+    position = check_position(hands, trump, leader, trick, blockers)
+    value, bounds = _run(position, most, True, control=control, keep_table=keep_table)
+    if value < 0:
+        raise Stopped
+    return {card: lo for card, (lo, _) in bounds.items()}
+
+
+def solve_bounds(
+    hands: Sequence[int],
+    trump: int | None,
+    leader: int,
+    trick: Sequence[int],
+    most: bool,
+    blockers: Mapping[int, int] | None = None,
+    *,
+    control: Control | None = None,
+    keep_table: bool = False,
+    graded: int | None = None,
+) -> dict[int, tuple[int, int]]:
+    """:func:`solve` that can be stopped half way: for every legal card ``(lo, hi)``, the
+    tricks of the side to act lie in ``lo..hi``.  Run to the end, ``lo == hi`` is
+    :func:`solve`'s value for every card; stopped through ``control``, each card has the
+    bounds proved so far (``0..tricks left`` for a card not reached yet).  ``keep_table`` as
+    in :func:`solve`.
+
+    ``graded``: a legal card whose play is being graded.  Only that card is valued
+    exactly; every other card either has the best value (``lo == hi``) or bounds that leave
+    it out (below the best in most tricks, above it in misère), whichever one test shows:
+    what a grade needs (the card's value, the best value and the best cards), for fewer
+    tests than every card's value."""
+    position = check_position(hands, trump, leader, trick, blockers)
+    if graded is not None and graded not in position.legal():
+        raise ValueError(f"the graded card {graded!r} is not a legal card of the seat to act")
+    return _run(position, most, True, control=control, keep_table=keep_table, graded=graded)[1]
 
 
 def solve_value(
@@ -288,14 +333,21 @@ def solve_value(
     most: bool,
     blockers: Mapping[int, int] | None = None,
     guess: int | None = None,
+    *,
+    control: Control | None = None,
+    keep_table: bool = False,
 ) -> int:
     """The side to act's tricks under best play (its best card's value in :func:`solve`),
     found without valuing every card: a playout needs no more, at a fraction of the cost.
     ``guess``: an estimate of the value; a close one makes the search cheaper (any guess
-    gives the same answer)."""
+    gives the same answer).  Raises :class:`Stopped` if ``control`` stopped it first;
+    ``keep_table`` as in :func:`solve`."""
     position = check_position(hands, trump, leader, trick, blockers)
     start = -1 if guess is None else min(max(guess, 0), position.tricks_left)
-    return _run(position, most, False, start)[0]
+    value = _run(position, most, False, start, control, keep_table)[0]
+    if value < 0:
+        raise Stopped
+    return value
 
 
 def brute_solve(

@@ -5,12 +5,14 @@ checking and the legal-card rule) with the real solver.  Fine for a handful of t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
-from whist.solver import Position
+from whist.solver.position import Position
 
 
-def _winner(trick: tuple[int, ...], leader: int, trump: int | None, players: int) -> int:
+def trick_winner(trick: Sequence[int], leader: int, trump: int | None, players: int) -> int:
+    """The seat that wins a full ``trick`` led by ``leader``."""
     best = 0
     for i in range(1, len(trick)):
         c, b = trick[i], trick[best]
@@ -32,7 +34,7 @@ def brute(position: Position, most: bool) -> dict[int, int]:
         """Tricks side 0 takes from here on; side 0 maximises them when ``most`` (else
         minimises), the other side does the opposite."""
         if len(trick) == players:
-            w = _winner(trick, leader, trump, players)
+            w = trick_winner(trick, leader, trump, players)
             won = 1 if side(w) == 0 else 0
             if not any(hands):
                 return won

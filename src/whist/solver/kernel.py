@@ -17,12 +17,18 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   quick tricks with its partner's winners when no trumps are left, for most tricks; trumps
   that beat all of the other side's, both modes; in misère, the tricks a side cannot avoid
   when the other side helps it to them: this trick, or every trick when it holds only top
-  cards), and a transposition table of lower/upper
+  cards, or when one of its hands holds only cards above all three others' of their suits
+  and must win this trick), and a transposition table of lower/upper
   bounds on *relative ranks with winning ranks*: an entry fixes the suit lengths of every
   hand and the owners of the top cards of each suit only down to the lowest card whose rank
   decided a trick in the search below it, so it serves every position that differs just in
-  cards already played or in small cards that never mattered.  Buckets of 32 entries are
-  picked by the lengths and the leader (from 6 tricks left also by each suit's top owner).
+  cards already played or in small cards that never mattered.  Buckets of 128 entries (512
+  in the big table of deep searches) are picked by the lengths, the leader and each suit's
+  top owner for the entries that fix those owners (most do), by the lengths and the leader
+  alone for the others; a probe looks in both.  (Picking every bucket by the lengths alone
+  crowded too many positions into one: the two kinds halved the nodes of 13-trick
+  most-tricks solves and saved a quarter at 12-trick misère, against the earlier rule of
+  making every entry from 6 tricks left fix the top owners.)
   With blockers (two hands) the key is the exact cards instead.
 * Misère, four hands at the start of the last two tricks: every line is played out at once
   (at most sixteen, :func:`_two_tricks`), with no bounds and no table: that costs less than
@@ -34,6 +40,11 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   low; in misère the last two leads that refuted a test at the trick first, then low cards
   the opponents must beat, duck under with the highest card, throw the card likeliest to
   win its suit, and treat a card an opponent still to play must beat as a duck).
+
+Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and every
+``POLL_NODES`` nodes the search reads a stop flag another thread may set in ``ctl``
+(``whist.solver.Control``) and returns at once; the root keeps, for every card, the bounds
+its tests proved so far, which is what a stopped ``whist.solver.solve_bounds`` returns.
 
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
@@ -77,8 +88,11 @@ def _inline(fn: _F) -> _F:
 
 def _njit_no_refcount(fn: _F) -> _F:
     """``numba.njit(cache=True)`` without reference counting, for the search, which
-    allocates nothing (see the module docstring)."""
-    return numba.njit(cache=True, _nrt=False)(fn)  # type: ignore[call-overload, no-any-return]
+    allocates nothing (see the module docstring), and without the GIL (``nogil``: safe for
+    the same reason), so that other Python threads run while it searches."""
+    return numba.njit(  # type: ignore[call-overload, no-any-return]
+        cache=True, nogil=True, _nrt=False
+    )(fn)
 
 
 def _popc_codegen(typingctx: Any, x: Any) -> Any:
@@ -418,6 +432,48 @@ def _only_trumps(hand: int, trump: int) -> bool:
 
 
 @_inline
+def _top_hand(hands: np.ndarray, trump: int, leader: int, side: int, left: int) -> tuple[int, int]:
+    """Misère, four hands, at a trick start: ``left`` when a hand H of ``side`` (X) holds
+    only top cards (each above every card of its suit in the three other hands, and those
+    hold no trumps) and must win the trick: it leads, or an opponent leads and holds a suit
+    H holds (the opponents lead it), or H's partner leads and holds only suits H holds.
+    H's card then wins (it follows, no ruff), and H leads a top card each trick after: X
+    takes every trick.  Else 0.  The winning ranks: H's lowest card of each suit."""
+    for h in range(2):
+        hs = (side + 2 * h) & 3
+        mine = hands[hs]
+        if mine == 0:
+            continue
+        others = hands[(hs + 1) & 3] | hands[(hs + 2) & 3] | hands[(hs + 3) & 3]
+        if trump >= 0 and _suit_bits(others, trump) != 0:
+            continue
+        top = True
+        w = 0
+        held = 0  # 13-bit per suit masks: the suits H holds
+        for s in range(4):
+            ms = _suit_bits(mine, s)
+            if ms == 0:
+                continue
+            low = _hib(ms & -ms)
+            if (_suit_bits(others, s) >> low) != 0:
+                top = False
+                break
+            w |= 1 << (13 * s + low)
+            held |= SUIT_BITS << (13 * s)
+        if not top:
+            continue
+        if leader == hs:
+            return left, w
+        lead = hands[leader]
+        if _side(leader, 4) != side:
+            if (lead & held) != 0:
+                return left, w
+        elif (lead & ~held) == 0:
+            return left, w
+    return 0, 0
+
+
+@_inline
 def _forced(
     hands: np.ndarray, players: int, trump: int, leader: int, side: int, left: int
 ) -> tuple[int, int]:
@@ -440,6 +496,9 @@ def _forced(
     Blockers change what may be played: callers skip this with blockers."""
     ts = trump >= 0
     if players == 4:
+        ft, wt = _top_hand(hands, trump, leader, side, left)
+        if ft > 0:
+            return ft, wt
         y1 = hands[(leader + 1) & 3]
         y2 = hands[(leader + 3) & 3]
         other = hands[(leader + 2) & 3]
@@ -867,6 +926,41 @@ def _order(
     return n
 
 
+@_inline
+def _stands_for(c: int, card: int, free: int, inplay: int) -> bool:
+    """Is ``card`` the root card ``c`` or in the run ``c`` stands for (see ``_run_length``)?"""
+    if c == card:
+        return True
+    if (free >> c) & 1 == 0 or _SUIT[c] != _SUIT[card] or card < c:
+        return False
+    s = int(_SUIT[c])
+    f = _suit_bits(free, s)
+    r = _suit_bits(inplay, s)
+    for b in range(int(_RANK[c]) + 1, int(_RANK[card]) + 1):
+        if (r >> b) & 1 and (f >> b) & 1 == 0:
+            return False
+    return True
+
+
+@_inline
+def _run_length(c: int, free: int, inplay: int) -> int:
+    """How many cards of ``free`` (one hand's) card ``c`` stands for as the representative
+    of its run (see ``_representatives``): itself and those above it, adjacent among
+    ``inplay``; 1 for a card outside ``free``."""
+    if (free >> c) & 1 == 0:
+        return 1
+    s = int(_SUIT[c])
+    f = _suit_bits(free, s)
+    r = _suit_bits(inplay, s)
+    n = 1
+    for b in range(int(_RANK[c]) + 1, 13):
+        if (r >> b) & 1:
+            if (f >> b) & 1 == 0:
+                break
+            n += 1
+    return n
+
+
 # Fields of a search frame (one row of ``frames`` per depth).
 (F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW) = range(11)
 F_TABLE = 11  # the cards on the table
@@ -876,6 +970,16 @@ MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
 ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
 
+# The control array shared with a watching thread (``whist.solver.Control``): it sets
+# CTL_STOP; the search polls it every POLL_NODES nodes (well under a millisecond) and then
+# returns at once, and publishes its progress there too.
+CTL_STOP = 0  # non-zero: stop
+CTL_NODES = 1  # nodes searched so far, counted POLL_NODES at a time
+CTL_DONE = 2  # legal cards whose value is known
+CTL_TOTAL = 3  # legal cards to value
+CTL_FIELDS = 4
+POLL_NODES = 1024
+
 # The transposition table: ``tt[bucket, field, way]``.  An entry holds a bound on the score
 # from a trick's start, valid for every position with the same leader and suit lengths in
 # every hand (E_SHAPE) whose top ``depth[s]`` cards of each suit s have the same owners
@@ -883,9 +987,13 @@ ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
 # search that proved the bound (Haglund & Hein's winning-rank table, on relative ranks).
 E_SHAPE, E_INFO, E_TOP01, E_TOP23, E_BEST = range(5)
 TT_FIELDS = 5
-TT_WAYS = 32
-DEEP = 6  # from this many tricks left
-MIN_DEPTH = 1  # every entry fixes the owners of at least this many top cards of each suit
+# Entries a bucket (the table's last dimension; the caller may make a table with more):
+# positions of one shape and leader crowd into few buckets, so ways pay more than buckets:
+# for the same memory, 128 ways instead of 32 search 55-70% fewer nodes at 11-12 tricks in
+# misère and a third fewer at 13 tricks most, the same at 8 (256: a few fewer nodes, no
+# faster).
+TT_WAYS = 128
+MIN_DEPTH = 1  # the top cards of each suit whose owners pick an entry's bucket
 ABSOLUTE_DEPTHS = 0xFFFF
 # E_INFO bits: lo 0-4, hi 5-9, leader 10-11, depths 12-27 (4 bits a suit), left 28-32,
 # generation 33-62.
@@ -904,11 +1012,10 @@ def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
 
 @_inline
 def _signature(lv: np.ndarray, rem: int, left: int) -> int:
-    """Owners of the top MIN_DEPTH cards of each suit: every entry is that exact at least,
-    so they can pick the bucket (the shape alone crowds too many positions into one)."""
+    """Owners of the top MIN_DEPTH cards of each suit: they pick the bucket of the entries
+    that fix them (the shape alone crowds too many positions into one bucket); never 0, the
+    signature of the bucket of the entries that do not."""
     sig = 0
-    if left < DEEP:
-        return sig
     for s in range(4):
         n = _popc(_suit_bits(rem, s))
         k = MIN_DEPTH if n > MIN_DEPTH else n
@@ -934,13 +1041,10 @@ def _tops(lv: np.ndarray, left: int, rem: int, depths: int) -> tuple[int, int]:
 
 
 @_inline
-def _depths(w: int, rem: int, left: int) -> int:
+def _depths(w: int, rem: int) -> int:
     out = 0
     for s in range(4):
-        k = _depth_of(w, rem, s)
-        n = _popc(_suit_bits(rem, s))
-        floor = 0 if left < DEEP else MIN_DEPTH if n > MIN_DEPTH else n
-        out |= (k if k > floor else floor) << (4 * s)
+        out |= _depth_of(w, rem, s) << (4 * s)
     return out
 
 
@@ -969,9 +1073,15 @@ def _store(
     w: int,
     chosen: int,
     lv: np.ndarray,
+    flip: bool,
 ) -> None:
     """Record "score >= target" (``result``) or "score < target" for the trick-start
-    position in ``hands``, valid down to the winning ranks ``w``."""
+    position in ``hands``, valid down to the winning ranks ``w``.  The table holds side 0's
+    tricks (so that solves from either side's seat share it): with ``flip`` the score is
+    ``left`` minus those, and "score >= target" is "side 0's < left - target + 1"."""
+    if flip:
+        target = left - target + 1
+        result = not result
     rem = lv[left, L_INPLAY]
     if absolute:
         shape = hands[0]
@@ -980,12 +1090,20 @@ def _store(
         t23 = 0
     else:
         shape = lv[left, L_SHAPE]
-        depths = _depths(w, rem, left)
+        depths = _depths(w, rem)
         t01, t23 = _tops(lv, left, rem, depths)
-    b = _bucket(shape, leader, t01 if absolute else _signature(lv, rem, left), tt.shape[0])
+    if absolute:
+        sig = t01
+    else:
+        sig = _signature(lv, rem, left)
+        for s in range(4):
+            if (depths >> (4 * s)) & 0xF == 0 and _suit_bits(rem, s) != 0:
+                sig = 0  # an entry that does not fix every suit's top owner
+                break
+    b = _bucket(shape, leader, sig, tt.shape[0])
     victim = -1
     victim_left = 99
-    for e in range(TT_WAYS):
+    for e in range(tt.shape[2]):
         info = tt[b, E_INFO, e]
         if (info >> 33) != gen:
             # a bucket fills from the front within a search: the rest is free too
@@ -1128,10 +1246,16 @@ def _search(
     only: int,
     lv: np.ndarray,
     table0: int,
+    ctl: np.ndarray,
+    flip: bool,
 ) -> bool:
     """Can the root side reach ``score >= target0`` over the ``left0`` tricks from here (the
     current trick, ``trick[left0]``, has ``pos0`` cards), when the seat to act plays
-    ``only`` (or any card if ``only < 0``)?
+    ``only`` (or any card if ``only < 0``)?  If ``ctl[CTL_STOP]`` is set it returns False
+    at once, its answer meaningless (the caller checks the flag): what it stored in the
+    table so far stays valid, every entry being a finished test's.  After a test that
+    succeeds with a card at the root, ``frames[0, F_IDX]`` is that card's index in
+    ``moves[0]`` (-1 when the root was decided without trying a card).
 
     Depth-first search with an explicit stack (``frames``, ``moves`` rows by depth): numba
     cannot cache self-recursive functions.  Every node also returns ``wres``, the cards
@@ -1143,9 +1267,11 @@ def _search(
     frames[0, F_LEFT] = left0
     frames[0, F_TARGET] = target0
     frames[0, F_TABLE] = table0
+    frames[0, F_IDX] = -1
     state = ENTER
     result = False
     wres = 0
+    polls = 0
     while True:
         if state == ENTER:
             leader = frames[d, F_LEADER]
@@ -1164,6 +1290,12 @@ def _search(
                 continue
             stats[0] += 1
             stats[10 + left] += 1
+            polls += 1
+            if polls == POLL_NODES:
+                polls = 0
+                ctl[CTL_NODES] += POLL_NODES
+                if ctl[CTL_STOP] != 0:
+                    return False
             seat = (leader + pos) & (players - 1)
             frames[d, F_SEAT] = seat
             maxing = _side(seat, players) == root_side
@@ -1270,46 +1402,59 @@ def _search(
                     )
                     frames[d, F_SLOT] = b
                     cut = False
-                    for e in range(TT_WAYS):
-                        info = tt[b, E_INFO, e]
-                        if (info >> 33) != gen:
-                            break  # the bucket's used entries come first
-                        if tt[b, E_SHAPE, e] != shape or ((info >> 10) & 3) != leader:
-                            continue
-                        depths = (info >> 12) & 0xFFFF
-                        if absolute:
-                            if tt[b, E_TOP01, e] != hands[1]:
+                    # the bucket of the entries that fix every suit's top owner, then the
+                    # bucket of the others
+                    for probe in range(2):
+                        if probe == 1:
+                            if absolute:
+                                break
+                            b = _bucket(shape, leader, 0, nbuckets)
+                        for e in range(tt.shape[2]):
+                            info = tt[b, E_INFO, e]
+                            if (info >> 33) != gen:
+                                break  # the bucket's used entries come first
+                            if tt[b, E_SHAPE, e] != shape or ((info >> 10) & 3) != leader:
                                 continue
-                        else:
-                            # compare the owners of the top cards, suit by suit
-                            ok = True
-                            for s in range(4):
-                                k = (depths >> (4 * s)) & 0xF
-                                if k == 0:
+                            depths = (info >> 12) & 0xFFFF
+                            if absolute:
+                                if tt[b, E_TOP01, e] != hands[1]:
                                     continue
-                                cur = lv[left, s]
-                                cur >>= 2 * (_popc(_suit_bits(rem, s)) - k)
-                                word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
-                                if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
-                                    ok = False
-                                    break
-                            if not ok:
-                                continue
-                        if (info & 0x1F) >= target:
-                            result = True
-                            cut = True
-                        elif ((info >> 5) & 0x1F) < target:
-                            result = False
-                            cut = True
+                            else:
+                                # compare the owners of the top cards, suit by suit
+                                ok = True
+                                for s in range(4):
+                                    k = (depths >> (4 * s)) & 0xF
+                                    if k == 0:
+                                        continue
+                                    cur = lv[left, s]
+                                    cur >>= 2 * (_popc(_suit_bits(rem, s)) - k)
+                                    word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
+                                    if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
+                                        ok = False
+                                        break
+                                if not ok:
+                                    continue
+                            elo = info & 0x1F  # side 0's tricks: see _store
+                            ehi = (info >> 5) & 0x1F
+                            if flip:
+                                elo, ehi = left - ehi, left - elo
+                            if elo >= target:
+                                result = True
+                                cut = True
+                            elif ehi < target:
+                                result = False
+                                cut = True
+                            if cut:
+                                stats[30] += 1
+                                if not absolute:
+                                    wres = _depth_cards(depths, rem)
+                                break
+                            bc = tt[b, E_BEST, e]
+                            # (in misère the killers below order better than the table's lead)
+                            if bc >= 0 and best_card < 0 and not misere:
+                                best_card = _code_card(bc, rem)
                         if cut:
-                            stats[30] += 1
-                            if not absolute:
-                                wres = _depth_cards(depths, rem)
                             break
-                        bc = tt[b, E_BEST, e]
-                        # (in misère the killers below order better than the table's lead)
-                        if bc >= 0 and best_card < 0 and not misere:
-                            best_card = _code_card(bc, rem)
                     if cut:
                         continue
             hand = hands[seat]
@@ -1383,6 +1528,7 @@ def _search(
                         wres,
                         -1,
                         lv,
+                        flip,
                     )
                 state = RETURN
                 continue
@@ -1458,6 +1604,7 @@ def _search(
                         wres,
                         c,
                         lv,
+                        flip,
                     )
                 state = RETURN
             else:
@@ -1471,7 +1618,7 @@ def _search(
             state = CHILD_DONE
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def solve_kernel(
     hands_in: np.ndarray,
     trick_in: np.ndarray,
@@ -1487,12 +1634,20 @@ def solve_kernel(
     use_tt: bool,
     every_card: bool,
     guess: int,
-    out: np.ndarray,
+    graded: int,
+    lo_out: np.ndarray,
+    hi_out: np.ndarray,
     stats: np.ndarray,
+    ctl: np.ndarray,
 ) -> int:
-    """Returns the tricks of the side to act under best play (the current trick included)
-    and, if ``every_card``, fills ``out[card]`` with them for each legal card (others -1).
-    ``guess``: the value expected, where the search starts (-1: none)."""
+    """Returns the tricks of the side to act under best play (the current trick included),
+    or -1 if stopped through ``ctl`` before that was known (or, with ``every_card``, before
+    every card was valued).  With ``every_card`` it fills ``lo_out[card]``..``hi_out[card]``
+    for each legal card (others -1): the card's tricks, equal bounds once it is done, else
+    the bounds the tests so far proved.  ``graded`` (a legal card, or -1): grading that
+    card, only it gets its exact value; every other card is only known to reach the best
+    value or not (its bounds then exclude the best), one test a card.  ``guess``: the value
+    expected, where the search starts (-1: none).  ``ctl``: see ``CTL_STOP``."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
@@ -1514,10 +1669,12 @@ def solve_kernel(
     frames[0, F_WIN] = wroot
     _init_level(hands, trick, left, ntrick, leader, players, lv, np.zeros(4, dtype=np.int64))
     for c in range(52):
-        out[c] = -1
+        lo_out[c] = -1
+        hi_out[c] = -1
     absolute = nblk > 0
     if absolute and players != 2:
         use_tt = False
+    flip = (root_side == 1) != misere  # the score is side 1's tricks (see _store)
     rem = 0
     for h in range(players):
         rem |= hands[h]
@@ -1547,6 +1704,16 @@ def solve_kernel(
         -1,
     )
     root_moves = moves[ROOT_ROW, :cnt].copy()
+    # Each root card's score so far proved: rlo[i] <= score <= rhi[i].
+    rlo = np.zeros(cnt, dtype=np.int64)
+    rhi = np.full(cnt, left, dtype=np.int64)
+    free = legal & ~invol
+    runs = np.ones(cnt, dtype=np.int64)  # legal cards each root card stands for
+    for i in range(cnt):
+        runs[i] = _run_length(root_moves[i], free, rem | table)
+    ctl[CTL_TOTAL] = _popc(legal)
+    ctl[CTL_DONE] = 0
+    stopped = ctl[CTL_STOP] != 0
     # The position's value first (any card), by null-window tests: by bisection, or given a
     # guess, from the guess one trick at a time (a close guess takes two or three tests) ...
     lo = 0
@@ -1554,9 +1721,9 @@ def solve_kernel(
     only = root_moves[0] if cnt == 1 else -1
     step = 0 <= guess <= left
     g = (guess if not misere else left - guess) if step else 0
-    while lo < hi:
+    while lo < hi and not stopped:
         mid = min(max(g, lo + 1), hi) if step else (lo + hi + 1) // 2
-        if _search(
+        ok = _search(
             hands,
             trick,
             blk,
@@ -1579,22 +1746,40 @@ def solve_kernel(
             only,
             lv,
             table,
-        ):
+            ctl,
+            flip,
+        )
+        if ctl[CTL_STOP] != 0:
+            stopped = True
+        elif ok:
             lo = mid
             g = mid + 1
+            k = frames[0, F_IDX]
+            if k >= 0:  # the card that reached it: a bound for that card alone
+                for i in range(cnt):
+                    if root_moves[i] == moves[0, k] and rlo[i] < mid:
+                        rlo[i] = mid
         else:
             hi = mid - 1
             g = mid - 1
+            for i in range(cnt):  # no card reaches mid
+                if rhi[i] > mid - 1:
+                    rhi[i] = mid - 1
     best = lo
     value = best if not misere else left - best
     if not every_card:
-        return value
+        return -1 if stopped else value
     # ... then each card from there down: most cards reach it or fall short by a trick.
+    # (Every card's rhi is at most the value now; a card whose rlo reached it is done.)
     for i in range(cnt):
+        if stopped:
+            break
         c = root_moves[i]
-        v = best
-        if cnt > 1:
-            while v > 0 and not _search(
+        alone = graded >= 0 and not _stands_for(c, graded, free, rem | table)
+        while rlo[i] < rhi[i]:
+            if alone and rhi[i] < best:
+                break  # grading another card: this one is below the best, enough
+            ok = _search(
                 hands,
                 trick,
                 blk,
@@ -1613,15 +1798,27 @@ def solve_kernel(
                 leader,
                 ntrick,
                 left,
-                v,
+                rhi[i],
                 c,
                 lv,
                 table,
-            ):
-                v -= 1
-        out[c] = v if not misere else left - v
-    # Equivalent cards share their representative's value.
-    free = legal & ~invol
+                ctl,
+                flip,
+            )
+            if ctl[CTL_STOP] != 0:
+                stopped = True
+                break
+            if ok:
+                rlo[i] = rhi[i]
+            else:
+                rhi[i] -= 1
+        if not stopped:
+            ctl[CTL_DONE] += runs[i]
+    for i in range(cnt):
+        c = root_moves[i]
+        lo_out[c] = rlo[i] if not misere else left - rhi[i]
+        hi_out[c] = rhi[i] if not misere else left - rlo[i]
+    # Equivalent cards share their representative's bounds.
     for s in range(4):
         h = _suit_bits(free, s)
         if h == 0:
@@ -1632,10 +1829,11 @@ def solve_kernel(
             if (r >> b) & 1:
                 if (h >> b) & 1:
                     c = 13 * s + b
-                    if out[c] >= 0:
-                        cur = out[c]
-                    else:
-                        out[c] = cur
+                    if lo_out[c] >= 0:
+                        cur = c
+                    elif cur >= 0:
+                        lo_out[c] = lo_out[cur]
+                        hi_out[c] = hi_out[cur]
                 else:
                     cur = -1
-    return value
+    return -1 if stopped else value

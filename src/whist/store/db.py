@@ -3,12 +3,13 @@ start, so a new data directory needs nothing done by hand."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, orm, text
 from sqlalchemy.orm import sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -22,7 +23,7 @@ def make_engine(url: str) -> Engine:
         )
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: object) -> None:
             # WAL keeps readers and the writer apart; FULL sync makes every commit durable,
             # which is what "no acknowledged action lost" needs after a SIGKILL.
             cursor = dbapi_connection.cursor()
@@ -68,5 +69,5 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
-def session_factory(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]
+def session_factory(engine: Engine) -> sessionmaker[orm.Session]:
     return sessionmaker(engine, expire_on_commit=False)

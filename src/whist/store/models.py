@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -26,6 +26,9 @@ class Player(Base):
     xp: Mapped[int] = mapped_column(Integer, default=0)
     card_back: Mapped[str] = mapped_column(String(40), default="classic")
     card_face: Mapped[str] = mapped_column(String(40), default="classic")
+    # The player's table settings as last saved (server/players.py checks them); None: never
+    # saved, the defaults apply.
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -123,3 +126,51 @@ class ClusterNode(Base):
     node: Mapped[str] = mapped_column(String(80), primary_key=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Rating(Base):
+    """A player's rating in one variant (store/ratings.py): openskill's ``mu`` and
+    ``sigma``, the conservative ``rating`` shown (kept so a leaderboard sorts in the
+    database), and the rated matches and wins that made it."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_variant_rating", "variant", "rating"),)
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChange(Base):
+    """One rated match of one player: the rating after it. At most one row per player and
+    table, written first, so that a match can never be rated twice."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (UniqueConstraint("player_id", "table_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    variant: Mapped[str] = mapped_column(String(20))
+    outcome: Mapped[str] = mapped_column(String(4))  # win | loss | draw
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DealAnalysis(Base):
+    """The analysis of one finished deal (``whist.analysis``'s per-deal JSON), made once
+    for "Review deal" and kept: a finished deal never changes."""
+
+    __tablename__ = "deal_analyses"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

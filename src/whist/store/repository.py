@@ -10,20 +10,24 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, orm, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from whist.store.db import session_factory
 from whist.store.models import (
+    DealAnalysis,
     Heartbeat,
     Player,
+    Rating,
+    RatingChange,
     Session,
     Table,
     TableLease,
     TableLog,
     XpAward,
 )
+from whist.store.ratings import RatedMatch, rate, shown
 
 
 def now() -> datetime:
@@ -43,8 +47,8 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True)
 class Append:
     """Log entries ``seq``, ``seq+1``, ... of one table, stored together with the table's
-    listing status and, at the end of a match, the XP it credits (so that a crash can never
-    keep the end and lose the XP)."""
+    listing status and, at the end of a match, the XP it credits and the ratings it moves
+    (so that a crash can never keep the end and lose the XP or the rating)."""
 
     table_id: str
     seq: int
@@ -55,6 +59,7 @@ class Append:
     # Cluster mode: the epoch of the lease under which the table's owner writes (None: one
     # process, no leases). An append whose epoch is no longer the lease's is not stored.
     epoch: int | None = None
+    rating: RatedMatch | None = None
 
 
 def connection_lost(exc: BaseException) -> bool:
@@ -96,10 +101,86 @@ def same_moves(
     return bare(stored) == bare(as_stored(entries))
 
 
+def _rate(db: Connection, table_id: str, match: RatedMatch, at: datetime) -> None:
+    """Move the ratings ``match`` moves, in the append's transaction. The players' rows are
+    locked (PostgreSQL: another node's match of the same player waits, then reads what this
+    one wrote); the history rows go first, so a match rated twice fails before any rating
+    moves."""
+    players = match.players()
+    rows = db.execute(
+        select(Rating.player_id, Rating.mu, Rating.sigma)
+        .where(Rating.variant == match.variant, Rating.player_id.in_(players))
+        .with_for_update()
+    )
+    current = {player: (mu, sigma) for player, mu, sigma in rows}
+    moved = rate(match, current)
+    db.execute(
+        insert(RatingChange),
+        [
+            {
+                "player_id": player,
+                "table_id": table_id,
+                "variant": match.variant,
+                "outcome": match.outcome(player),
+                "mu": mu,
+                "sigma": sigma,
+                "rating": shown(mu, sigma),
+                "at": at,
+            }
+            for player, (mu, sigma) in moved.items()
+        ],
+    )
+    for player, (mu, sigma) in moved.items():
+        values = {"mu": mu, "sigma": sigma, "rating": shown(mu, sigma), "updated_at": at}
+        won = int(match.outcome(player) == "win")
+        if player in current:
+            db.execute(
+                update(Rating)
+                .where(Rating.player_id == player, Rating.variant == match.variant)
+                .values(matches=Rating.matches + 1, wins=Rating.wins + won, **values)
+            )
+        else:
+            db.execute(
+                insert(Rating).values(
+                    player_id=player, variant=match.variant, matches=1, wins=won, **values
+                )
+            )
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's rating in one variant, as leaderboards and profiles show it."""
+
+    player_id: int
+    nickname: str
+    variant: str
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating after one rated match (a point of a profile's chart)."""
+
+    variant: str
+    at: datetime
+    rating: float
+    outcome: str  # win | loss | draw
+
+
+def _standing(row: Rating, nickname: str) -> Standing:
+    return Standing(
+        row.player_id, nickname, row.variant, row.rating, row.mu, row.sigma, row.matches, row.wins
+    )
+
+
 class Repository:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.sessions: sessionmaker = session_factory(engine)  # type: ignore[type-arg]
+        self.sessions: sessionmaker[orm.Session] = session_factory(engine)
 
     # ---------------------------------------------------------------- players
     def create_player(
@@ -149,6 +230,11 @@ class Repository:
                 .where(Player.id == player_id)
                 .values(card_back=card_back, card_face=card_face)
             )
+            db.commit()
+
+    def set_settings(self, player_id: int, settings: dict[str, Any]) -> None:
+        with self.sessions() as db:
+            db.execute(update(Player).where(Player.id == player_id).values(settings=settings))
             db.commit()
 
     # --------------------------------------------------------------- sessions
@@ -220,9 +306,12 @@ class Repository:
         status: str | None = None,
         result: dict[str, Any] | None = None,
         xp: dict[int, int] | None = None,
+        rating: RatedMatch | None = None,
     ) -> None:
         """Append log entries ``seq``, ``seq+1``, ... in one transaction (see ``Append``)."""
-        self.append_batch([Append(table_id, seq, tuple(entries), status, result, xp)])
+        self.append_batch(
+            [Append(table_id, seq, tuple(entries), status, result, xp, rating=rating)]
+        )
 
     def append_batch(self, batch: Sequence[Append]) -> list[Append]:
         """Write every append of ``batch`` (of any tables) in one transaction: one commit,
@@ -266,6 +355,9 @@ class Repository:
                     .where(Player.id == award["player_id"])
                     .values(xp=Player.xp + award["amount"])
                 )
+        for item in batch:
+            if item.rating is not None:
+                _rate(db, item.table_id, item.rating, at)
         if logs:
             # executemany of one statement compiled once (a multi-row VALUES would be
             # compiled again for every batch size: more CPU, no faster on SQLite).
@@ -338,6 +430,49 @@ class Repository:
             )
             return [(row.kind, row.data, _aware(row.at)) for row in rows]
 
+    # ---------------------------------------------------------------- ratings
+    def leaderboard(self, variant: str, limit: int) -> list[Standing]:
+        """The ``limit`` best-rated players of ``variant``, best first (equal ratings: the
+        one with more matches, then the older account)."""
+        with self.sessions() as db:
+            rows = db.execute(
+                select(Rating, Player.nickname)
+                .join(Player, Player.id == Rating.player_id)
+                .where(Rating.variant == variant)
+                .order_by(Rating.rating.desc(), Rating.matches.desc(), Rating.player_id)
+                .limit(limit)
+            )
+            return [_standing(row, nickname) for row, nickname in rows]
+
+    def standings_of(self, player_id: int) -> list[Standing]:
+        """The player's rating in every variant they have been rated in."""
+        with self.sessions() as db:
+            rows = db.execute(
+                select(Rating, Player.nickname)
+                .join(Player, Player.id == Rating.player_id)
+                .where(Rating.player_id == player_id)
+                .order_by(Rating.variant)
+            )
+            return [_standing(row, nickname) for row, nickname in rows]
+
+    def rating_history(self, player_id: int, per_variant: int) -> list[RatingPoint]:
+        """The player's rated matches, oldest first: the last ``per_variant`` of each
+        variant."""
+        newest_first = func.row_number().over(
+            partition_by=RatingChange.variant, order_by=RatingChange.id.desc()
+        )
+        numbered = (
+            select(RatingChange.id, newest_first.label("n"))
+            .where(RatingChange.player_id == player_id)
+            .subquery()
+        )
+        recent = select(numbered.c.id).where(numbered.c.n <= per_variant)
+        with self.sessions() as db:
+            rows = db.scalars(
+                select(RatingChange).where(RatingChange.id.in_(recent)).order_by(RatingChange.id)
+            )
+            return [RatingPoint(r.variant, _aware(r.at), r.rating, r.outcome) for r in rows]
+
     # --------------------------------------------------------------------- XP
     def award_xp(self, table_id: str, amounts: dict[int, int]) -> dict[int, int]:
         """Credit XP for a match once: players already credited for it are skipped.
@@ -359,6 +494,23 @@ class Repository:
                     continue
                 credited[player_id] = amount
         return credited
+
+    # --------------------------------------------------------------- analyses
+    def analysis(self, table_id: str, deal: int) -> dict[str, Any] | None:
+        """A finished deal's stored analysis (``deal_analyses``), None if not made yet."""
+        with self.sessions() as db:
+            row = db.get(DealAnalysis, (table_id, deal))
+            return None if row is None else row.analysis
+
+    def save_analysis(self, table_id: str, deal: int, analysis: dict[str, Any]) -> None:
+        """Keep a deal's analysis. Idempotent: two nodes that analysed the same deal both
+        insert, and the second (equal) one is dropped."""
+        with self.sessions() as db:
+            db.add(DealAnalysis(table_id=table_id, deal=deal, analysis=analysis, at=now()))
+            try:
+                db.commit()
+            except IntegrityError:
+                db.rollback()
 
     # -------------------------------------------------------------- heartbeat
     def start_run(self) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from whist.core.errors import UNAVAILABLE_VARIANT, UNKNOWN_VARIANT, WhistError
@@ -20,10 +21,21 @@ VARIANTS: dict[str, Variant] = {
     v.key: v for v in (Classic(), German(), Plockwhist(), Japanese(), Minnesota(), Swedish())
 }
 
-# Reserved keys with the reason they cannot be played.
-UNAVAILABLE: dict[str, str] = {
-    "seven_houses": "Seven Little Houses: the only source says it is played with seven piles "
-    "of four cards on a common table; no rule text is known, so it is not implemented.",
+
+@dataclass(frozen=True)
+class Unavailable:
+    """A reserved variant key: its title and why it cannot be played."""
+
+    title: str
+    reason: str
+
+
+UNAVAILABLE: dict[str, Unavailable] = {
+    "seven_houses": Unavailable(
+        "Seven Little Houses",
+        "Seven Little Houses: the only source says it is played with seven piles of four "
+        "cards on a common table; no rule text is known, so it is not implemented.",
+    ),
 }
 
 
@@ -38,7 +50,7 @@ def lookup(name: str) -> tuple[Variant, str | None]:
         if key in variant.aliases:
             return variant, variant.aliases[key]
     if key in UNAVAILABLE:
-        raise WhistError(UNAVAILABLE_VARIANT, UNAVAILABLE[key])
+        raise WhistError(UNAVAILABLE_VARIANT, UNAVAILABLE[key].reason)
     raise WhistError(
         UNKNOWN_VARIANT, f"unknown variant {name!r}; known: " + ", ".join(sorted(VARIANTS))
     )
@@ -68,6 +80,6 @@ def describe_all() -> str:
             lines.append(f"  preset {name}: {body}")
         for alias, alias_preset in variant.aliases.items():
             lines.append(f"  alias {alias}" + (f" (preset {alias_preset})" if alias_preset else ""))
-    for key, reason in UNAVAILABLE.items():
-        lines.append(f"{key} — unavailable: {reason}")
+    for key, unavailable in UNAVAILABLE.items():
+        lines.append(f"{key} — unavailable: {unavailable.reason}")
     return "\n".join(lines)

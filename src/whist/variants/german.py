@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, Take
+from whist.core.components import STOCK, TALON, Stock
 from whist.core.options import OptionSet, OptionSpec
 from whist.core.rules import left, points_for
 from whist.core.state import Contract, Deal, Phase, Trick
-from whist.core.variant import Variant
+from whist.core.variant import Facts, Variant
 
 if TYPE_CHECKING:
     from whist.core.match import Match
@@ -26,14 +27,20 @@ class StockGame(Variant):
 
     players = 2
 
+    def add_stock(self, match: Match, deal: Deal) -> Stock:
+        stock = Stock(self.stage_one_rules(match.options))
+        deal.parts[STOCK] = stock
+        return stock
+
     def open_stock(self, match: Match, deal: Deal, trump_from_upcard: bool) -> None:
         """Cards 26..51 form the stock, card 26 face up; the non-dealer leads trick 1."""
-        deal.stock = list(deal.deck[26:])
-        deal.upcard_up = True
+        stock = stock_of(deal)
+        stock.cards = list(deal.deck[26:])
+        stock.upcard_up = True
         if trump_from_upcard:
             deal.trump = deal.deck[26] // 13
         deal.stage = 1
-        deal.must_follow, deal.tricks_count = self.stage_one_rules(match.options)
+        deal.must_follow, deal.tricks_count = stock.stage_one
         deal.tricks_total = 26
         self.start_play(deal, left(deal.dealer, 2))
 
@@ -49,24 +56,25 @@ class StockGame(Variant):
     def after_trick(self, match: Match, deal: Deal, trick: Trick) -> None:
         if deal.stage != 1:
             return
-        deal.takes_owed = [trick.winner, 1 - trick.winner]
-        self._refill(match, deal)
+        stock = stock_of(deal)
+        stock.takes_owed = [trick.winner, 1 - trick.winner]
+        self._refill(match, deal, stock)
 
-    def _refill(self, match: Match, deal: Deal) -> None:
+    def _refill(self, match: Match, deal: Deal, stock: Stock) -> None:
         """Hand out the stock cards owed, stopping where a seat has a keep/discard choice."""
         talon = self.talon_discard(match)
-        while deal.takes_owed:
-            seat = deal.takes_owed[0]
+        while stock.takes_owed:
+            seat = stock.takes_owed[0]
             # A discard is allowed only if enough cards remain for every take still owed.
-            if talon and len(deal.stock) >= len(deal.takes_owed) + 1:
+            if talon and len(stock.cards) >= len(stock.takes_owed) + 1:
                 deal.phase = Phase.TAKE
                 deal.turn = seat
                 return
-            self._take(deal, seat, keep=True)
-        if len(deal.stock) == 1:
-            deal.discards.append(deal.stock.pop())
-        if deal.stock:
-            deal.upcard_up = True
+            self._take(deal, stock, seat, keep=True)
+        if len(stock.cards) == 1:
+            stock.discards.append(stock.cards.pop())
+        if stock.cards:
+            stock.upcard_up = True
         else:
             deal.stage = 2
             deal.must_follow = True
@@ -76,18 +84,18 @@ class StockGame(Variant):
         deal.turn = deal.leader
 
     @staticmethod
-    def _take(deal: Deal, seat: int, keep: bool) -> None:
-        card = deal.stock.pop(0)
-        face_up = deal.upcard_up
-        deal.upcard_up = False
+    def _take(deal: Deal, stock: Stock, seat: int, keep: bool) -> None:
+        card = stock.cards.pop(0)
+        face_up = stock.upcard_up
+        stock.upcard_up = False
         if keep:
             deal.hands[seat] |= 1 << card
             if face_up:
                 deal.shown[seat].append(card)
         else:
-            deal.discards.append(card)
-            deal.hands[seat] |= 1 << deal.stock.pop(0)  # the next card, kept unseen
-        deal.takes_owed.pop(0)
+            stock.discards.append(card)
+            deal.hands[seat] |= 1 << stock.cards.pop(0)  # the next card, kept unseen
+        stock.takes_owed.pop(0)
 
     def decision_actions(self, match: Match, deal: Deal, seat: int) -> list[Action]:
         if deal.phase is Phase.TAKE and seat == deal.turn:
@@ -100,13 +108,21 @@ class StockGame(Variant):
             return
         self.check_turn(deal, action, Phase.TAKE)
         self.check_listed(match, deal, action)
-        self._take(deal, action.seat, action.keep)
-        self._refill(match, deal)
+        stock = stock_of(deal)
+        self._take(deal, stock, action.seat, action.keep)
+        self._refill(match, deal, stock)
+
+
+def stock_of(deal: Deal) -> Stock:
+    part = deal.parts[STOCK]
+    assert isinstance(part, Stock)
+    return part
 
 
 class German(StockGame):
     key = "german"
     title = "German Whist"
+    facts = Facts(2, (STOCK, TALON))
     option_set = OptionSet(
         (
             OptionSpec("counted", "choice", "last13", ("last13", "all26")),
@@ -124,6 +140,7 @@ class German(StockGame):
 
     def setup_deal(self, match: Match, deal: Deal) -> None:
         self.deal_round(deal, range(26))
+        self.add_stock(match, deal)
         self.open_stock(match, deal, trump_from_upcard=True)
 
     def stage_one_rules(self, options: Mapping[str, Any]) -> tuple[bool, bool]:

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, ChooseTrump
 from whist.core.cards import Card, Hand
+from whist.core.components import TABLE_PILES, TRUMP_CHOICE, TablePiles
 from whist.core.options import OptionSet, OptionSpec
 from whist.core.rules import left, points_for
 from whist.core.state import Contract, Deal, Phase, Trick
-from whist.core.variant import Variant
+from whist.core.variant import Facts, Variant
 
 if TYPE_CHECKING:
     from whist.core.match import Match
@@ -24,6 +25,7 @@ class Japanese(Variant):
     key = "japanese"
     title = "Japanese Whist"
     players = 2
+    facts = Facts(players, (TABLE_PILES, TRUMP_CHOICE))
     plays_from_hand = False
     option_set = OptionSet(
         (
@@ -36,13 +38,13 @@ class Japanese(Variant):
     def setup_deal(self, match: Match, deal: Deal) -> None:
         deck = deal.deck
         forehand = left(deal.dealer, 2)
-        deal.table_down = [[], []]
-        deal.table_up = [[], []]
-        deal.table_down[forehand] = list(deck[0:10])
-        deal.table_down[deal.dealer] = list(deck[10:20])
-        deal.table_up[forehand] = list(deck[20:30])
-        deal.table_up[deal.dealer] = list(deck[30:40])
-        deal.table_mask = [_mask(deal.table_up[0]), _mask(deal.table_up[1])]
+        down: list[list[Card | None]] = [[], []]
+        up: list[list[Card | None]] = [[], []]
+        down[forehand] = list(deck[0:10])
+        down[deal.dealer] = list(deck[10:20])
+        up[forehand] = list(deck[20:30])
+        up[deal.dealer] = list(deck[30:40])
+        deal.parts[TABLE_PILES] = TablePiles(up, down)
         self.deal_round(deal, range(40, 52))
         deal.tricks_total = 26
         deal.phase = Phase.TRUMP
@@ -65,34 +67,36 @@ class Japanese(Variant):
     def available(self, deal: Deal, seat: int) -> Hand:
         # Trick 1 is played from the table only: nobody has looked at their hand yet.
         if deal.tricks:
-            return deal.hands[seat] | deal.table_mask[seat]
-        return deal.table_mask[seat]
+            return deal.hands[seat] | piles_of(deal).mask[seat]
+        return piles_of(deal).mask[seat]
 
     def remove_card(self, match: Match, deal: Deal, seat: int, card: Card) -> None:
         bit = 1 << card
         if deal.hands[seat] & bit:
             deal.hands[seat] &= ~bit
             return
-        deal.table_mask[seat] &= ~bit
-        pile = deal.table_up[seat].index(card)
-        deal.table_up[seat][pile] = None
+        piles = piles_of(deal)
+        piles.mask[seat] &= ~bit
+        pile = piles.up[seat].index(card)
+        piles.up[seat][pile] = None
         if match.options["reveal"] == "immediate":
-            self._turn_up(deal, seat, pile)
+            self._turn_up(piles, seat, pile)
         else:
-            deal.reveals_owed.append((seat, pile))
+            piles.reveals_owed.append((seat, pile))
 
     def after_trick(self, match: Match, deal: Deal, trick: Trick) -> None:
-        for seat, pile in deal.reveals_owed:
-            self._turn_up(deal, seat, pile)
-        deal.reveals_owed.clear()
+        piles = piles_of(deal)
+        for seat, pile in piles.reveals_owed:
+            self._turn_up(piles, seat, pile)
+        piles.reveals_owed.clear()
 
     @staticmethod
-    def _turn_up(deal: Deal, seat: int, pile: int) -> None:
-        card = deal.table_down[seat][pile]
+    def _turn_up(piles: TablePiles, seat: int, pile: int) -> None:
+        card = piles.down[seat][pile]
         if card is not None:
-            deal.table_down[seat][pile] = None
-            deal.table_up[seat][pile] = card
-            deal.table_mask[seat] |= 1 << card
+            piles.down[seat][pile] = None
+            piles.up[seat][pile] = card
+            piles.mask[seat] |= 1 << card
 
     def points(
         self, options: Mapping[str, Any], contract: Contract | None, dealer: int, won: Sequence[int]
@@ -105,9 +109,7 @@ class Japanese(Variant):
         return points_for(winner, won[winner] - 13)
 
 
-def _mask(cards: list[Card | None]) -> Hand:
-    mask = 0
-    for card in cards:
-        if card is not None:
-            mask |= 1 << card
-    return mask
+def piles_of(deal: Deal) -> TablePiles:
+    part = deal.parts[TABLE_PILES]
+    assert isinstance(part, TablePiles)
+    return part

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action
 from whist.core.cards import Card
+from whist.core.components import SECRET_CHOICES
 from whist.core.options import OptionSet, OptionSpec
-from whist.core.rules import left, over_six, points_for, right, under_seven
-from whist.core.state import Contract, Deal, Phase
-from whist.core.variant import Variant
+from whist.core.rules import bid_points, fewest_points, left, right
+from whist.core.state import Contract, Deal
+from whist.core.variant import Facts, Variant
 
 if TYPE_CHECKING:
     from whist.core.match import Match
@@ -24,8 +25,8 @@ class Minnesota(Variant):
     key = "minnesota"
     title = "Minnesota Whist"
     players = 4
-    bid_words = ("high", "low")
-    secret_simultaneous = True
+    facts = Facts(players, (SECRET_CHOICES,), ("high", "low"), contracts=("high", "low"))
+    bid_words = facts.bid_words
     option_set = OptionSet(
         (
             OptionSpec(
@@ -40,8 +41,7 @@ class Minnesota(Variant):
     aliases = {"south_dakota": "south_dakota"}
 
     def setup_deal(self, match: Match, deal: Deal) -> None:
-        self.deal_round(deal, range(52))
-        deal.phase = Phase.BID
+        self.open_secret_choices(deal)
 
     def decision_actions(self, match: Match, deal: Deal, seat: int) -> list[Action]:
         return self.secret_actions(match, deal, seat)
@@ -67,14 +67,8 @@ class Minnesota(Variant):
         south_dakota = options["scoring"] == "south_dakota"
         if contract.mode == "high":
             assert contract.seat is not None
-            granders = contract.seat % 2
-            if won[granders] >= 7:
-                return points_for(granders, over_six(won[granders]))
-            if south_dakota:
-                return points_for(granders, -under_seven(won[granders]))
             factor = 2 if options["fail_double"] else 1
-            return points_for(1 - granders, factor * over_six(won[1 - granders]))
-        fewer = 0 if won[0] < won[1] else 1
-        if south_dakota:
-            return points_for(1 - fewer, -over_six(won[1 - fewer]))
-        return points_for(fewer, under_seven(won[fewer]))
+            return bid_points(
+                won, contract.seat % 2, set_factor=factor, lose_under_seven=south_dakota
+            )
+        return fewest_points(won, lose_over_six=south_dakota)

@@ -7,10 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, Bid
+from whist.core.components import OPEN_BIDS, STOCK
 from whist.core.errors import INVALID_BID, WhistError
 from whist.core.options import OptionSet, OptionSpec
-from whist.core.rules import left, over_six, points_for, under_seven
+from whist.core.rules import bid_points, fewest_points, left
 from whist.core.state import Contract, Deal, Phase
+from whist.core.variant import Facts
 from whist.variants.german import StockGame
 
 if TYPE_CHECKING:
@@ -20,7 +22,8 @@ if TYPE_CHECKING:
 class Plockwhist(StockGame):
     key = "plockwhist"
     title = "Plockwhist"
-    bid_words = ("spel", "pass")
+    facts = Facts(2, (OPEN_BIDS, STOCK), ("spel", "pass"), contracts=("spel", "pass"), bid_hand=6)
+    bid_words = facts.bid_words
     option_set = OptionSet(
         (
             OptionSpec("trump", "choice", "none", ("none", "upcard")),
@@ -30,6 +33,7 @@ class Plockwhist(StockGame):
 
     def setup_deal(self, match: Match, deal: Deal) -> None:
         self.deal_round(deal, range(12))
+        self.add_stock(match, deal)  # opened once the bids are in
         deal.phase = Phase.BID
         deal.turn = left(deal.dealer, 2)
 
@@ -66,9 +70,5 @@ class Plockwhist(StockGame):
         assert contract is not None
         if contract.mode == "spel":
             assert contract.seat is not None
-            bidder = contract.seat
-            if won[bidder] >= 7:
-                return points_for(bidder, over_six(won[bidder]))
-            return points_for(1 - bidder, 2 * over_six(won[1 - bidder]))
-        fewer = 0 if won[0] < won[1] else 1
-        return points_for(fewer, under_seven(won[fewer]))
+            return bid_points(won, contract.seat, set_factor=2)
+        return fewest_points(won)

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from whist.core.actions import Action, Bottom
 from whist.core.cards import Card, cards_in, is_red
+from whist.core.components import BOTTOM_CARDS, SECRET_CHOICES
 from whist.core.options import OptionSet, OptionSpec
-from whist.core.rules import left, over_six, points_for, right, under_seven
-from whist.core.state import Contract, Deal, Phase
-from whist.core.variant import Variant
+from whist.core.rules import bid_points, fewest_points, left, right
+from whist.core.state import Contract, Deal
+from whist.core.variant import Facts, Variant
 
 if TYPE_CHECKING:
     from whist.core.match import Match
@@ -21,8 +22,10 @@ class Swedish(Variant):
     key = "swedish"
     title = "Swedish Whist"
     players = 4
-    bid_words = ("spel", "pass")
-    secret_simultaneous = True
+    facts = Facts(
+        players, (SECRET_CHOICES, BOTTOM_CARDS), ("spel", "pass"), contracts=("spel", "noll")
+    )
+    bid_words = facts.bid_words
     option_set = OptionSet(
         (
             OptionSpec("bid_input", "choice", "card", ("card", "button")),
@@ -34,8 +37,7 @@ class Swedish(Variant):
     aliases = {"fyrmanswhist": None}
 
     def setup_deal(self, match: Match, deal: Deal) -> None:
-        self.deal_round(deal, range(52))
-        deal.phase = Phase.BID
+        self.open_secret_choices(deal)
 
     def secret_choices(self, match: Match, deal: Deal, seat: int) -> list[Action]:
         if match.options["bid_input"] == "button":
@@ -69,9 +71,5 @@ class Swedish(Variant):
         assert contract is not None
         if contract.mode == "spel":
             assert contract.seat is not None
-            bidders = contract.seat % 2
-            if won[bidders] >= 7:
-                return points_for(bidders, over_six(won[bidders]))
-            return points_for(1 - bidders, 2 * over_six(won[1 - bidders]))
-        fewer = 0 if won[0] <= 6 else 1
-        return points_for(fewer, under_seven(won[fewer]))
+            return bid_points(won, contract.seat % 2, set_factor=2)
+        return fewest_points(won)

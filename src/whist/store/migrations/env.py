@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import engine_from_config, pool
+from sqlalchemy import Connection, engine_from_config, pool
 
 from whist.store.models import Base
 
@@ -25,9 +25,9 @@ def run_migrations() -> None:
         _run(connectable)
 
 
-def _run(connection: object) -> None:
+def _run(connection: Connection) -> None:
     context.configure(
-        connection=connection,  # type: ignore[arg-type]
+        connection=connection,
         target_metadata=target_metadata,
         render_as_batch=True,  # SQLite alters tables by copying them
     )

@@ -1,8 +1,10 @@
 // The page: header, hash routes, and the views they mount.
 import { h, replace } from "./dom.js";
-import { LANGUAGES, currentLanguage, initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { config, loadConfig } from "./config.js";
+import { currentLanguage, initI18n, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { fourColour, onAppearanceChange } from "./cards.js";
-import { loadMe, loadVariants, navigate, onMeChange, session, signOut } from "./session.js";
+import { loadMe, navigate, onMeChange, session, signOut } from "./session.js";
+import { loadVariants } from "./variants.js";
 
 const views = {
   signin: () => import("./signin.js"),
@@ -13,6 +15,8 @@ const views = {
   game: () => import("./games.js"),
   profile: () => import("./profile.js"),
   rules: () => import("./rules.js"),
+  leaderboard: () => import("./leaderboard.js"),
+  player: () => import("./profile.js"),
 };
 
 // path pattern -> [view, needs sign-in]
@@ -28,6 +32,8 @@ function parse(hash) {
     case "games": return arg ? { view: "game", auth: true, params: { id: arg } } : { view: "games", auth: true, params: {} };
     case "profile": return { view: "profile", auth: true, params: {} };
     case "rules": return { view: "rules", auth: false, params: { variant: arg } };
+    case "leaderboard": return { view: "leaderboard", auth: false, params: { variant: arg } };
+    case "players": return { view: "player", auth: false, params: { id: arg } };
     default: return { view: "lobby", auth: true, params: {} };
   }
 }
@@ -85,11 +91,12 @@ function renderHeader() {
         await setLanguage(e.target.value);
       },
     },
-    LANGUAGES.map((l) => h("option", { value: l.code, lang: l.code, selected: l.code === currentLanguage() }, l.name)),
+    config.languages.map((l) => h("option", { value: l.code, lang: l.code, selected: l.code === currentLanguage() }, l.name)),
   );
   replace(
     header,
-    h("a", { class: "brand", href: "#/lobby" },
+    // (the name is hidden on a phone; the link keeps it for a screen reader)
+    h("a", { class: "brand", href: "#/lobby", "aria-label": t("Whist Club") },
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♥"),
       h("span", { class: "brand-name" }, t("Whist Club"))),
     h("nav", { class: "site-nav", "aria-label": t("Main") },
@@ -98,6 +105,7 @@ function renderHeader() {
         link("#/games", t("My games"), "games"),
         link("#/profile", t("Profile"), "profile"),
       ] : null,
+      link("#/leaderboard", t("Leaderboard"), "leaderboard"),
       link("#/rules", t("Rules"), "rules")),
     h("div", { class: "header-tools" },
       h("label", { class: "language-label" },
@@ -153,7 +161,9 @@ function applyDeckClass() {
 async function boot() {
   applyDeckClass();
   onAppearanceChange(applyDeckClass);
-  await initI18n();
+  // The club's set-up first: the languages, tracks and levels every view reads.
+  await loadConfig();
+  await initI18n(config.languages);
   await Promise.all([loadMe(), loadVariants().catch(() => null)]);
   renderHeader();
   onMeChange(renderHeader);

@@ -1,4 +1,5 @@
-// One table's WebSocket: reconnects with exponential back-off, asks for a snapshot when a
+// One table's WebSocket: reconnects with a short back-off (capped at 3 s, and at once when
+// the page becomes visible or the network comes back), asks for a snapshot when a
 // version is skipped, keeps each action until it is acknowledged, pings every 20 s.
 //
 // Nothing is lost or applied twice: an action keeps its message id until its ack (or an
@@ -11,9 +12,27 @@
 // /api/config): each new socket goes to the next one, so a dead server is left behind at
 // once (any server of the club serves any table).
 
+import { config } from "./config.js";
+
 const PING_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
-const MAX_BACKOFF_MS = 15000;
+// A restarted server is back within seconds: a player should not wait longer than this for
+// the next try (each try is one cheap connection attempt).
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 3000;
+
+// How long to wait before try number ``attempt`` + 1 (0 for the first retry): doubling from
+// 0.5 s with ±20 % jitter (so that a club's pages do not all knock at the same instant),
+// never over 3 s. ``random`` is a number in [0, 1). Pure, for node --test.
+export function backoffDelay(attempt, random) {
+  const base = FIRST_BACKOFF_MS * 2 ** Math.min(attempt, 10);
+  return Math.min(MAX_BACKOFF_MS, Math.round(base * (0.8 + random * 0.4)));
+}
+
+// Whole seconds left until ``at`` (ms), as a countdown shows them: 2.1 s left reads "3 s".
+export function secondsLeft(at, now) {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
 
 // The WebSocket address of a table for the ``attempt``-th try: the club's socket addresses
 // in turn (``bases``, e.g. ["wss://a.example.com"]), or the page's own server when none are
@@ -25,18 +44,6 @@ export function socketUrl(tableId, attempt, bases, page) {
   return `${scheme}//${page.host}${path}`;
 }
 
-let addresses = null; // the club's socket addresses, asked once per page
-
-function socketAddresses() {
-  if (!addresses) {
-    addresses = fetch("/api/config", { credentials: "same-origin" })
-      .then((response) => (response.ok ? response.json() : { sockets: [] }))
-      .then((config) => (Array.isArray(config.sockets) ? config.sockets : []))
-      .catch(() => []);
-  }
-  return addresses;
-}
-
 export function sameAction(action, legal) {
   const kind = Object.keys(action)[0];
   return legal.some((item) => Object.prototype.hasOwnProperty.call(item, kind) && item[kind] === action[kind]);
@@ -45,7 +52,7 @@ export function sameAction(action, legal) {
 export class TableConnection {
   constructor(tableId, handlers) {
     this.tableId = tableId;
-    this.handlers = handlers; // onState, onTable, onAck, onError, onXp, onStatus
+    this.handlers = handlers; // onState, onTable, onAck, onError, onXp, onStatus, onHint
     this.ws = null;
     this.version = null;
     this.fresh = true; // the next state follows a (re)connect: a jump is expected
@@ -70,10 +77,10 @@ export class TableConnection {
     };
   }
 
-  async start() {
+  start() {
     window.addEventListener("online", this.onOnline);
     document.addEventListener("visibilitychange", this.onVisible);
-    this.bases = await socketAddresses();
+    this.bases = config.sockets;
     this.connect();
   }
 
@@ -180,8 +187,7 @@ export class TableConnection {
   backOff() {
     if (this.stopped) return;
     this.setStatus("reconnecting");
-    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt);
-    const delay = base * (0.8 + Math.random() * 0.4);
+    const delay = backoffDelay(this.attempt, Math.random());
     this.attempt += 1;
     if (this.handlers.onStatus) this.handlers.onStatus("reconnecting", this.attempt, delay);
     this.reconnectTimer = setTimeout(() => {
@@ -273,6 +279,10 @@ export class TableConnection {
       case "xp":
         if (this.handlers.onXp) this.handlers.onXp(message.gained);
         break;
+      case "hint": // advice (or why none) for this connection alone
+        this.behind(message.version);
+        if (this.handlers.onHint) this.handlers.onHint(message);
+        break;
       case "pong":
         this.awaitingPong = false;
         clearTimeout(this.pongTimer);
@@ -298,6 +308,14 @@ export class TableConnection {
 
   get busy() {
     return this.pending.size > 0;
+  }
+
+  // Ask for a hint (MASTER's choice for the seat's decision now); its id, or null when not
+  // connected (a hint is not worth re-sending after a reconnect: the position may move on).
+  hint() {
+    this.counter += 1;
+    const id = `h${Date.now().toString(36)}-${this.counter}`;
+    return this.send({ type: "hint", id }) ? id : null;
   }
 
   act(action) {

@@ -3,8 +3,14 @@ import { get } from "./api.js";
 import { cardImg } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { SUIT_SYMBOL, botLevelName, cardName, errorText, optionsSummary, seatNumber, suitNameCapital, variantName } from "./labels.js";
+import {
+  SUIT_SYMBOL, botLevelName, cardName, contractName, errorText, optionsSummary, seatNumber, suitNameCapital,
+} from "./labels.js";
+import { reviewButton } from "./review.js";
 import { scoreSheetTable } from "./sheet.js";
+import { positions, relativeSeat } from "./table/layout.js";
+import { botName } from "./table/names.js";
+import { variantName } from "./variants.js";
 
 export function resultOf(game) {
   if (!game.over) return null;
@@ -35,7 +41,7 @@ function names(game) {
   return game.seats.map((name, seat) => {
     if (seat === game.you) return t("You");
     const bot = /^bot \((\w+)\)$/i.exec(name || "");
-    if (bot) return t("Bot ({level})", { level: botLevelName(bot[1]) });
+    if (bot) return t("{name} ({level})", { name: botName(game.id, seat), level: botLevelName(bot[1]) });
     return name || seatNumber(seat);
   });
 }
@@ -68,7 +74,8 @@ function gameRow(game) {
       h("div", { class: "pill-row" },
         h("strong", null, variantName(game.variant)),
         h("span", { class: `status-pill status-${game.status}` }, statusText(game.status)),
-        result ? h("span", { class: `result-pill result-${result}` }, resultText(result)) : null),
+        result ? h("span", { class: `result-pill result-${result}` }, resultText(result)) : null,
+        game.hints_used ? h("span", { class: "hints-pill", "data-testid": "hints-used" }, t("Hints used")) : null),
       h("div", { class: "small" }, list.join(" · ")),
       h("div", { class: "small" }, t("Score: {a} {x} – {b} {y}", { a, x: game.scores[0], b, y: game.scores[1] })),
       h("div", { class: "muted small" }, optionsSummary(game.variant, game.options))),
@@ -124,19 +131,7 @@ export async function mountGame(main, params) {
   }
   const list = names(game);
   const seatName = (seat) => (seat === null || seat === undefined ? "—" : list[seat]);
-  const contractText = (contract) => {
-    if (!contract) return null;
-    const seat = contract.grander ?? contract.declarer ?? contract.bidder;
-    switch (contract.mode) {
-      case "high": return t("High: {name} grands", { name: seatName(seat) });
-      case "low": return t("Low (nullo)");
-      case "spel":
-        return contract.bidder !== undefined ? t("Spel: {name} bid spel", { name: seatName(seat) }) : t("Spel: {name} declares", { name: seatName(seat) });
-      case "noll": return t("Nollspel");
-      case "pass": return t("Pass game");
-      default: return contract.mode;
-    }
-  };
+  const contractText = (contract) => contractName(contract, seatName, game.you ?? null);
   const replay = game.replay;
   const rows = game.sheet.map((row, i) => ({
     index: row.deal,
@@ -153,19 +148,33 @@ export async function mountGame(main, params) {
     h("p", { class: "lead" }, statusText(game.status), result ? ` · ${resultText(result)}` : "",
       " · ", t("Score: {a} {x} – {b} {y}", { a: sides(game)[0], x: game.scores[0], b: sides(game)[1], y: game.scores[1] })),
     h("p", { class: "muted small" }, optionsSummary(game.variant, game.options)),
+    game.hints_used ? h("p", { class: "hints-used-note", "data-testid": "hints-used" }, t("Hints used: this match is not rated")) : null,
     h("div", { class: "button-row" },
       game.status === "suspended" ? h("a", { class: "btn btn-primary", href: `#/table/${encodeURIComponent(game.id)}` }, t("Resume")) : null,
       h("a", { class: "btn", href: `/api/games/${encodeURIComponent(game.id)}/record`, download: `whist-${game.id}.json`, "data-testid": "download-record" }, t("Download record")),
       h("a", { class: "btn btn-ghost", href: "#/games" }, t("Back to my games"))),
     h("section", { class: "card-panel" }, h("h2", null, t("Score sheet")),
       scoreSheetTable(rows, { sides: sides(game), seatName, contractText, over: game.over })),
+    reviewPanel(game, rows, seatName),
     replayStepper(game, replay, seatName, contractText));
+}
+
+// "Review deal" for every finished deal: its hands and every card's value (the server
+// analyses a deal the first time it is asked).
+function reviewPanel(game, rows, seatName) {
+  const done = rows.filter((row) => row.complete);
+  if (!done.length || game.you === null || game.you === undefined) return null;
+  return h("section", { class: "card-panel", "data-testid": "review-deals" },
+    h("h2", null, t("Review a deal")),
+    h("p", { class: "muted small" }, t("Every hand and every card played, with what each card was worth and the best alternative.")),
+    h("div", { class: "button-row" }, done.map((row) =>
+      reviewButton({ tableId: game.id, deal: row.index, me: game.you, seatName, numbered: true }))));
 }
 
 function replayStepper(game, replay, seatName, contractText) {
   const n = game.seats.length;
   const me = game.you === null || game.you === undefined ? 0 : game.you;
-  const pos = (seat) => (n === 2 ? ["bottom", "top"] : ["bottom", "left", "top", "right"])[(seat - me + n) % n];
+  const pos = (seat) => positions(n)[relativeSeat(seat, me, n)];
   const deals = replay.deals;
   const panel = h("section", { class: "card-panel replay", "data-testid": "replay" }, h("h2", null, t("Replay")));
   if (!deals.length) {

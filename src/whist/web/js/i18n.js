@@ -5,15 +5,10 @@
 // placeholders are filled from params after translation. A missing catalogue or entry
 // falls back to the English text.
 
-export const LANGUAGES = [
-  // Each language's own name: shown as it is, whatever the current language.
-  { code: "en", name: "English" },
-  { code: "sv", name: "Svenska" },
-  { code: "nb", name: "Norsk bokmål" },
-  { code: "cs", name: "Čeština" },
-];
-const CODES = LANGUAGES.map((l) => l.code);
+// The club's languages come from GET /api/config (initI18n); English until then.
 const STORAGE_KEY = "whist.lang";
+
+let codes = ["en"];
 
 let language = "en";
 let catalogue = {};
@@ -41,20 +36,20 @@ export function detectLanguage() {
   } catch {
     stored = null;
   }
-  if (stored && CODES.includes(stored)) return stored;
+  if (stored && codes.includes(stored)) return stored;
   const wanted = navigator.languages && navigator.languages.length
     ? navigator.languages
     : [navigator.language || "en"];
   for (const tag of wanted) {
     const base = String(tag).toLowerCase().split("-")[0];
     if (base === "no" || base === "nn") return "nb"; // Norwegian: the bokmål catalogue
-    if (CODES.includes(base)) return base;
+    if (codes.includes(base)) return base;
   }
   return "en";
 }
 
 export async function setLanguage(code, { remember = true } = {}) {
-  if (!CODES.includes(code)) code = "en";
+  if (!codes.includes(code)) code = "en";
   let loaded = {};
   try {
     const response = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
@@ -83,6 +78,8 @@ export function onLanguageChange(listener) {
   return () => listeners.delete(listener);
 }
 
-export function initI18n() {
+// `languages`: [{code, name}] of GET /api/config.
+export function initI18n(languages) {
+  codes = languages.map((l) => l.code);
   return setLanguage(detectLanguage(), { remember: false });
 }

@@ -1,21 +1,8 @@
-// Names shown to players: variants, options, cards, suits, contracts, error codes.
-// Every string goes through t() with a stable English msgid.
+// Names shown to players: options, cards, suits, contracts, error codes (variant titles come
+// with the catalogue, variants.js). Every string goes through t() with a stable English msgid.
+import { has } from "./facts.js";
 import { t } from "./i18n.js";
-
-export const VARIANT_KEYS = ["classic", "german", "plockwhist", "japanese", "minnesota", "swedish"];
-
-export function variantName(key) {
-  switch (key) {
-    case "classic": return t("Classic Whist");
-    case "german": return t("German Whist");
-    case "plockwhist": return t("Plockwhist");
-    case "japanese": return t("Japanese Whist");
-    case "minnesota": return t("Minnesota Whist");
-    case "swedish": return t("Swedish Whist");
-    case "seven_houses": return t("Seven Little Houses");
-    default: return key;
-  }
-}
+import { variantInfo } from "./variants.js";
 
 export function presetName(name) {
   switch (name) {
@@ -26,7 +13,8 @@ export function presetName(name) {
   }
 }
 
-export function optionLabel(name, variant) {
+// `facts`: the variant's, for a name that means different things in different variants.
+export function optionLabel(name, facts) {
   switch (name) {
     case "target": return t("Points to win");
     case "counted": return t("Tricks that count");
@@ -36,7 +24,7 @@ export function optionLabel(name, variant) {
     case "talon_discard": return t("Stock cards may be discarded");
     case "trump": return t("Trump");
     case "reveal":
-      return variant === "swedish" ? t("Revealing bottom cards") : t("Turning up table cards");
+      return has(facts, "bottom_cards") ? t("Revealing bottom cards") : t("Turning up table cards");
     case "tie": return t("A 13–13 tie");
     case "fail_double": return t("Failed granders' opponents score double");
     case "colours": return t("Bid colours");
@@ -46,7 +34,7 @@ export function optionLabel(name, variant) {
   }
 }
 
-export function optionValueLabel(name, value, variant) {
+export function optionValueLabel(name, value) {
   switch (`${name}=${value}`) {
     case "counted=last13": return t("The last 13 tricks");
     case "counted=all26": return t("All 26 tricks");
@@ -82,14 +70,14 @@ export function optionValueLabel(name, value, variant) {
     if (form === "deals") return t("{n} deals", { n: number });
     if (form === "rounds") return t("{n} rounds", { n: number });
   }
-  void variant;
   return String(value);
 }
 
 export function optionsSummary(variant, options) {
   if (!options) return "";
+  const info = variantInfo(variant);
   return Object.entries(options)
-    .map(([name, value]) => `${optionLabel(name, variant)}: ${optionValueLabel(name, value, variant)}`)
+    .map(([name, value]) => `${optionLabel(name, info && info.facts)}: ${optionValueLabel(name, value)}`)
     .join(" · ");
 }
 
@@ -165,6 +153,26 @@ export function bidName(word) {
   }
 }
 
+// A contract in words: `seatName(seat)` names its player, `me` is your seat (null: none).
+export function contractName(contract, seatName, me = null) {
+  if (!contract) return null;
+  const seat = contract.grander ?? contract.declarer ?? contract.bidder;
+  const mine = me !== null && seat === me;
+  switch (contract.mode) {
+    case "high":
+      return mine ? t("High: you grand") : t("High: {name} grands", { name: seatName(seat) });
+    case "low": return t("Low (nullo)");
+    case "spel":
+      if (mine) return contract.bidder !== undefined ? t("Spel: you bid spel") : t("Spel: you declare");
+      return contract.bidder !== undefined
+        ? t("Spel: {name} bid spel", { name: seatName(seat) })
+        : t("Spel: {name} declares", { name: seatName(seat) });
+    case "noll": return t("Nollspel");
+    case "pass": return t("Pass game");
+    default: return contract.mode;
+  }
+}
+
 export function botLevelName(level) {
   switch (level) {
     case "easy": return t("Easy");
@@ -197,6 +205,9 @@ export function errorText(code, fallback) {
     case "not_signed_in": return t("Please sign in first.");
     case "not_seated": return t("You have no seat at this table.");
     case "not_alone": return t("Only a match against computer players can be saved and left.");
+    case "hints_off": return t("Hints are not allowed at this table.");
+    case "hint_pending": return t("MASTER is still thinking about your last hint.");
+    case "position_changed": return t("The position changed: ask for a hint again.");
     case "table_full": return t("The table is full.");
     case "seat_taken": return t("That seat is taken.");
     case "rate_limited": return t("Too many messages: slow down.");

@@ -1,12 +1,15 @@
 // The lobby: quick play, open tables, and the create-table form with every host option.
 import { get, post } from "./api.js";
+import { config } from "./config.js";
 import { $all, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import {
   botLevelName, errorText, optionLabel, optionValueLabel, optionsSummary, presetName,
-  relativeName, seatNumber, variantName,
+  relativeName, seatNumber,
 } from "./labels.js";
-import { loadVariants, navigate, session, toast } from "./session.js";
+import { navigate, session, toast } from "./session.js";
+import { botName } from "./table/names.js";
+import { loadVariants, variantName } from "./variants.js";
 
 export function rememberInvite(tableId, code) {
   try {
@@ -20,14 +23,21 @@ export function inviteUrl(code) {
   return `${location.origin}/#/invite/${encodeURIComponent(code)}`;
 }
 
+// The club's move clock (GET /api/config), in whole seconds.
+function clockSeconds() {
+  return Math.round(config.clock_seconds);
+}
+
 // ------------------------------------------------------------- option input
 function optionControl(variant, spec) {
   const id = `opt-${variant.key}-${spec.name}`;
-  const label = optionLabel(spec.name, variant.key);
+  const label = optionLabel(spec.name, variant.facts);
+  // Help texts come in English from GET /api/variants; they are msgids of the catalogue.
   const help = spec.help ? h("span", { class: "field-hint" }, t(spec.help)) : null;
   if (spec.kind === "bool") {
-    const input = h("input", { type: "checkbox", id, name: spec.name, checked: !!spec.default, "data-option": spec.name, "data-kind": "bool" });
-    return h("div", { class: "field field-check" }, input, h("label", { for: id }, label), help);
+    // A switch with its label beside it: a yes/no option's help only repeats the label.
+    const input = h("input", { type: "checkbox", role: "switch", class: "switch-input", id, name: spec.name, checked: !!spec.default, "data-option": spec.name, "data-kind": "bool" });
+    return h("div", { class: "field switch-field" }, h("label", { for: id, class: "switch-label" }, label), input);
   }
   if (spec.kind === "count") {
     const input = h("input", { type: "number", id, name: spec.name, min: 1, max: 999, step: 1, value: spec.default, required: true, "data-option": spec.name, "data-kind": "count", inputmode: "numeric" });
@@ -37,7 +47,7 @@ function optionControl(variant, spec) {
     const [defaultForm, defaultNumber] = String(spec.default).split(":");
     const number = h("input", { type: "number", min: 1, max: 999, step: 1, value: defaultNumber || 13, "aria-label": t("Number"), class: "match-number", "data-match-number": spec.name, inputmode: "numeric" });
     const select = h("select", { id, name: spec.name, "data-option": spec.name, "data-kind": "match" },
-      spec.choices.map((choice) => h("option", { value: choice, selected: choice.split(":")[0] === defaultForm }, optionValueLabel(spec.name, choice, variant.key))));
+      spec.choices.map((choice) => h("option", { value: choice, selected: choice.split(":")[0] === defaultForm }, optionValueLabel(spec.name, choice))));
     const sync = () => {
       number.hidden = !select.value.endsWith(":N");
     };
@@ -46,7 +56,7 @@ function optionControl(variant, spec) {
     return h("div", { class: "field" }, h("label", { for: id, class: "field-label" }, label), h("div", { class: "match-input" }, select, number), help);
   }
   const select = h("select", { id, name: spec.name, "data-option": spec.name, "data-kind": "choice" },
-    spec.choices.map((choice) => h("option", { value: choice, selected: choice === spec.default }, optionValueLabel(spec.name, choice, variant.key))));
+    spec.choices.map((choice) => h("option", { value: choice, selected: choice === spec.default }, optionValueLabel(spec.name, choice))));
   return h("div", { class: "field" }, h("label", { for: id, class: "field-label" }, label), select, help);
 }
 
@@ -83,14 +93,16 @@ function createForm(variants) {
   const playable = variants.variants;
   const variantSelect = h("select", { id: "create-variant", name: "variant", "data-testid": "create-variant" },
     playable.map((v) => h("option", { value: v.key }, `${variantName(v.key)} (${t("{n} players", { n: v.players })})`)),
-    Object.keys(variants.unavailable || {}).map((key) => h("option", { value: key, disabled: true }, `${variantName(key)} — ${t("not available")}`)));
+    Object.entries(variants.unavailable || {}).map(([key, info]) => h("option", { value: key, disabled: true }, `${t(info.title)} — ${t("not available")}`)));
   const optionsBox = h("div", { class: "options-box", "data-testid": "create-options" });
   const seatsBox = h("div", { class: "seats-box" });
   const error = h("p", { class: "form-error", role: "alert" });
-  const clockYes = h("input", { type: "radio", name: "clock", value: "90", id: "clock-90", checked: true });
+  const clockYes = h("input", { type: "radio", name: "clock", value: "on", id: "clock-on", checked: true });
   const clockNo = h("input", { type: "radio", name: "clock", value: "none", id: "clock-none" });
   const pub = h("input", { type: "radio", name: "visibility", value: "public", id: "vis-public", checked: true });
   const priv = h("input", { type: "radio", name: "visibility", value: "private", id: "vis-private", "data-testid": "create-private" });
+  // Hints (issue 20): set here or never; they work only while the host is the one person seated.
+  const hints = h("input", { type: "checkbox", role: "switch", class: "switch-input", id: "create-hints", "data-testid": "create-hints", "aria-describedby": "create-hints-help" });
 
   const renderVariant = () => {
     const variant = playable.find((v) => v.key === variantSelect.value) || playable[0];
@@ -125,7 +137,7 @@ function createForm(variants) {
           h("label", { for: id, class: "field-label" }, `${relativeName(rel, n)} (${seatNumber(seat)})`),
           h("select", { id, "data-seat": seat, "data-testid": `create-bot-${rel}` },
             h("option", { value: "human" }, t("A person")),
-            (variants.bot_levels || ["easy", "medium", "hard"]).map((level) =>
+            config.levels.map((level) =>
               h("option", { value: level, selected: level === "medium" }, t("Bot: {level}", { level: botLevelName(level) })))));
       }));
     };
@@ -158,6 +170,7 @@ function createForm(variants) {
           private: priv.checked,
           seat: Number(seatsBox.querySelector("#create-seat").value),
           bots,
+          hints: hints.checked,
         };
         const info = await post("/api/tables", body);
         if (info.invite) rememberInvite(info.id, info.invite);
@@ -174,21 +187,26 @@ function createForm(variants) {
     h("a", { class: "field-hint", href: "#/rules", onclick: (e) => { e.preventDefault(); navigate(`#/rules/${variantSelect.value}`); } }, t("Read the rules"))),
   h("fieldset", { class: "fieldset" }, h("legend", null, t("Options")), optionsBox),
   h("fieldset", { class: "fieldset" }, h("legend", null, t("Clock")),
-    h("div", { class: "field-check" }, clockYes, h("label", { for: "clock-90" }, t("90 seconds per move"))),
+    h("div", { class: "field-check" }, clockYes, h("label", { for: "clock-on" }, t("{n} seconds per move", { n: clockSeconds() }))),
     h("div", { class: "field-check" }, clockNo, h("label", { for: "clock-none" }, t("Unlimited time")))),
   h("fieldset", { class: "fieldset" }, h("legend", null, t("Who may join")),
     h("div", { class: "field-check" }, pub, h("label", { for: "vis-public" }, t("Public: listed in the lobby"))),
     h("div", { class: "field-check" }, priv, h("label", { for: "vis-private" }, t("Private: only with the invitation link")))),
-  h("fieldset", { class: "fieldset" }, h("legend", null, t("Players")), seatsBox),
+  h("fieldset", { class: "fieldset" }, h("legend", null, t("Players")), seatsBox,
+    h("div", { class: "field switch-field" }, h("label", { for: "create-hints", class: "switch-label" }, t("Allow hints")), hints),
+    h("p", { class: "field-hint", id: "create-hints-help" },
+      t("Practice: a Hint button shows MASTER's choice while you are the only person at the table. A match with hints is not rated."))),
   error,
   submit);
   return form;
 }
 
 // ------------------------------------------------------------ open tables
-function seatText(seat) {
+function seatText(seat, tableId) {
   if (seat.kind === "empty") return t("free");
-  if (seat.kind === "bot") return t("Bot: {level}", { level: botLevelName(seat.bot) });
+  if (seat.kind === "bot") {
+    return t("{name} ({level})", { name: botName(tableId, seat.seat), level: botLevelName(seat.bot) });
+  }
   return seat.nickname || t("Player");
 }
 
@@ -204,9 +222,9 @@ function tableRow(info) {
   return h("li", { class: "table-row", "data-testid": "open-table", "data-table": info.id },
     h("div", { class: "table-row-main" },
       h("strong", null, variantName(info.variant)),
-      h("span", { class: "muted" }, info.clock ? t("90 s clock") : t("no clock")),
+      h("span", { class: "muted" }, info.clock ? t("{n} s clock", { n: clockSeconds() }) : t("no clock")),
       h("div", { class: "muted small" }, optionsSummary(info.variant, info.options)),
-      h("ul", { class: "seat-list" }, info.seats.map((s) => h("li", { class: `seat-chip seat-${s.kind}` }, `${seatNumber(s.seat)}: ${seatText(s)}`)))),
+      h("ul", { class: "seat-list" }, info.seats.map((s) => h("li", { class: `seat-chip seat-${s.kind}` }, `${seatNumber(s.seat)}: ${seatText(s, info.id)}`)))),
     h("div", { class: "table-row-actions" },
       h("button", { type: "button", class: "btn btn-primary", onclick: join, "data-testid": "join-table" }, t("Join")),
       h("a", { class: "btn btn-ghost", href: `#/table/${encodeURIComponent(info.id)}` }, t("Watch"))));

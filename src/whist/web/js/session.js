@@ -1,4 +1,4 @@
-// Who is signed in, the variant catalogue, and small page-wide services.
+// Who is signed in, and small page-wide services.
 import { get, post } from "./api.js";
 import { setAppearance } from "./cards.js";
 import { t } from "./i18n.js";
@@ -6,7 +6,6 @@ import { h } from "./dom.js";
 
 export const session = {
   me: null, // GET /api/me, or null when signed out
-  variants: null, // GET /api/variants
 };
 
 const meListeners = new Set();
@@ -29,15 +28,6 @@ export async function loadMe() {
     setMe(null);
   }
   return session.me;
-}
-
-export async function loadVariants() {
-  if (!session.variants) session.variants = await get("/api/variants");
-  return session.variants;
-}
-
-export function variantInfo(key) {
-  return session.variants && session.variants.variants.find((v) => v.key === key);
 }
 
 export async function signOut() {

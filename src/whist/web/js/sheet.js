@@ -4,7 +4,8 @@ import { t } from "./i18n.js";
 import { SUIT_SYMBOL, suitNameCapital } from "./labels.js";
 
 // rows: {index, dealer, contract, trump (optional), won: [a, b], points: [a, b] | null, complete}
-export function scoreSheetTable(rows, { sides, seatName, contractText, showTrump = true, over = false }) {
+// showDealer and showTrump false: the narrow sheet of the match end.
+export function scoreSheetTable(rows, { sides, seatName, contractText, showDealer = true, showTrump = true, over = false }) {
   const running = [0, 0];
   const body = rows.map((row) => {
     if (row.points) {
@@ -15,7 +16,7 @@ export function scoreSheetTable(rows, { sides, seatName, contractText, showTrump
     const points = row.points ? `${one(row.points[0])} – ${one(row.points[1])}` : "—";
     return h("tr", { "data-deal": row.index },
       h("th", { scope: "row" }, String(row.index + 1)),
-      h("td", null, seatName(row.dealer)),
+      showDealer ? h("td", null, seatName(row.dealer)) : null,
       h("td", null, contractText(row.contract) || "—"),
       showTrump ? h("td", null, row.trump ? h("span", { class: `suit-${row.trump}` }, `${SUIT_SYMBOL[row.trump]} ${suitNameCapital(row.trump)}`) : t("No trump")) : null,
       h("td", null, `${row.won[0]} – ${row.won[1]}`),
@@ -28,7 +29,7 @@ export function scoreSheetTable(rows, { sides, seatName, contractText, showTrump
       h("caption", { class: "sr-only" }, t("Score sheet")),
       h("thead", null, h("tr", null,
         h("th", { scope: "col" }, t("Deal")),
-        h("th", { scope: "col" }, t("Dealer")),
+        showDealer ? h("th", { scope: "col" }, t("Dealer")) : null,
         h("th", { scope: "col" }, t("Contract")),
         showTrump ? h("th", { scope: "col" }, t("Trump")) : null,
         h("th", { scope: "col" }, t("Tricks")),
