@@ -205,7 +205,7 @@ def test_hints_stop_while_another_person_is_seated(tmp_path: Path) -> None:
 def test_a_hint_is_masters_choice_on_the_seats_view_logged_before_it_is_sent(
     tmp_path: Path,
 ) -> None:
-    with room(tmp_path, bot_budget=0.1, bot_delay=0.5) as here:
+    with room(tmp_path, bot_budget=0.1, bot_delay=1.0) as here:
         player = here.guest("Ada")
         token = player.cookies[COOKIE]
         table_id = practice(player, hints=True)
@@ -243,6 +243,9 @@ def test_a_hint_is_masters_choice_on_the_seats_view_logged_before_it_is_sent(
             sock.act(action)
             pump([sock], lambda: sock.pending is None, timeout=WAIT)
             assert sock.acks and not sock.errors
+            while sock.can_act():  # her card took the trick and she leads: play on
+                sock.act(sock.legal[0])
+                pump([sock], lambda: sock.pending is None, timeout=WAIT)
             # Bots to act now (each waits bot_delay): no decision of this seat's to hint.
             assert ask_hint(sock)["code"] == "not_your_turn"
             assert len(asked) == 2  # refusals never reach a worker

@@ -108,6 +108,11 @@ function playNow(tbl, card, button, clicked = false) {
     if (button === document.activeElement) tbl.page.querySelector(".hand")?.focus({ preventScroll: true });
     button.remove();
   }
+  // Nothing else is on offer until the server answers (the full drawing comes a frame later).
+  for (const other of tbl.page.querySelectorAll('.card-btn[data-playable="true"]')) {
+    other.dataset.playable = "false";
+    other.classList.remove("playable");
+  }
   renderTrick(tbl, displayed(tbl));
   cardSound(v.deal, card);
   requestAnimationFrame(() => setTimeout(() => tbl.render(), 0));
