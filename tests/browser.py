@@ -54,6 +54,8 @@ CATALOGUES = ROOT / "src" / "whist" / "web" / "i18n"
 
 STEP_MS = 20_000  # one wait for the page (a bot's move, a reconnect, a page load)
 DEAL_SECONDS = 120.0  # a whole deal, clicked through
+DESKTOP = (1366, 800)  # the window sizes the tests look at: a laptop, and a phone
+PHONE = (390, 844)
 
 expect.set_options(timeout=STEP_MS)
 

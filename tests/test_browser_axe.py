@@ -26,6 +26,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from browser import (
+    DESKTOP,
+    PHONE,
     STEP_MS,
     Player,
     Server,
@@ -38,8 +40,6 @@ from browser import (
     wait_next_move,
 )
 
-DESKTOP = (1366, 800)
-PHONE = (390, 844)
 IMPACTS = ("critical", "serious", "moderate", "minor")
 FORBIDDEN = {"critical", "serious"}
 

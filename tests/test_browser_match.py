@@ -14,6 +14,8 @@ import pytest
 from playwright.sync_api import Page
 
 from browser import (
+    DESKTOP,
+    PHONE,
     SCREENSHOTS,
     Player,
     Server,
@@ -25,9 +27,6 @@ from browser import (
     quick_play,
     table_id,
 )
-
-DESKTOP = (1366, 800)
-PHONE = (390, 844)
 
 
 def shoot(page: Page, name: str) -> None:

@@ -14,9 +14,17 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page
 
-from browser import SCREENSHOTS, Player, Server, expect, no_page_errors, open_table, play_deal
+from browser import (
+    DESKTOP,
+    SCREENSHOTS,
+    Player,
+    Server,
+    expect,
+    no_page_errors,
+    open_table,
+    play_deal,
+)
 
-DESKTOP = (1366, 800)
 PHONE = (360, 740)
 ANALYSIS_MS = 90_000  # the first analysis starts its process too (a loaded machine: slow)
 

@@ -37,6 +37,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from browser import (
+    DESKTOP,
+    PHONE,
     SCREENSHOTS,
     Player,
     Server,
@@ -50,7 +52,7 @@ from browser import (
 )
 
 VARIANTS = ("classic", "german", "plockwhist", "japanese", "minnesota", "swedish")
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 # The options of a match that one deal cannot end, and of one that one deal (mostly) ends.
 LONG = {
