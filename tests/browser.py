@@ -116,6 +116,9 @@ class Server:
             **os.environ,
             "WHIST_BOT_WORKERS": "0",
             "WHIST_BOT_DELAY": "0",
+            # Tables held on screen a third as long as for people (a test that looks at the
+            # table's own pace sets 1).
+            "WHIST_TABLE_PACE": "0.3",
             "WHIST_RATE_LIMIT_PER_SECOND": "1000",
             "WHIST_RATE_LIMIT_BURST": "1000",
             "PYTHONUNBUFFERED": "1",
@@ -398,6 +401,22 @@ def quick_play(player: Player) -> str:
 def table_id(page: Page) -> str:
     page.wait_for_url("**/#/table/*")
     return page.url.rsplit("/", 1)[-1]
+
+
+BOX_JS = """(testid) => {
+  const el = document.querySelector(`[data-testid="${testid}"]`);
+  if (!el || !el.getClientRects().length) return null;
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}"""
+
+
+def box_of(page: Page, testid: str) -> dict[str, float] | None:
+    """Where the first element with `testid` is on the page, measured in one go (the table
+    redraws its buttons and cards while bots play: a locator's element can be replaced
+    between finding it and measuring it); None when there is none or it is not displayed."""
+    result = page.evaluate(BOX_JS, testid)
+    return result if isinstance(result, dict) else None
 
 
 def next_move(page: Page) -> str | None:

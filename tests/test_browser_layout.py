@@ -25,6 +25,7 @@ from browser import (
     Player,
     Server,
     bot_table,
+    box_of,
     no_page_errors,
     play_deal,
     site_pages,
@@ -132,11 +133,11 @@ def test_no_page_is_wider_than_a_phone_in_any_language(
         expect(form).to_be_visible()
         for width in at_every_width(page, f"{lang} lobby", shot_name(lang, "lobby")):
             # Sign-out is on the phone's screen.
-            box = page.get_by_test_id("sign-out").bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (
+            where = box_of(page, "sign-out")
+            assert where is not None and where["x"] >= 0 and where["x"] + where["width"] <= width, (
                 lang,
                 width,
-                box,
+                where,
             )
         for key in players:
             form.get_by_test_id("create-variant").select_option(key)
@@ -150,7 +151,7 @@ def test_no_page_is_wider_than_a_phone_in_any_language(
             for width in at_every_width(page, f"{lang} {key} table", shot):
                 cards = page.get_by_test_id("card")
                 if cards.count() and key != "japanese":  # (Japanese plays from piles too)
-                    card = cards.first.bounding_box()
+                    card = box_of(page, "card")
                     assert card is not None and card["width"] >= 0.17 * width, (key, width, card)
             page.get_by_test_id("open-sheet").click()
             expect(page.get_by_test_id("score-sheet")).to_be_visible()

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError
 
 from test_recovery import postgres_database
 from whist.store.db import make_engine, migrate
@@ -93,3 +94,33 @@ def test_a_claim_takes_one_table_once_and_a_release_frees_it_at_once(engine: Eng
     assert taken.table_id == first[0].table_id and taken.epoch == first[0].epoch + 1
     assert time.monotonic() - started < 5
     assert b.per_node() == {"b": 2}
+
+
+def test_a_node_paused_inside_a_transaction_loses_its_table_once_the_database_ends_it(
+    engine: Engine,
+) -> None:
+    """A node stopped (SIGSTOP, a frozen machine) in the middle of an append holds the lease
+    row's lock, which claims skip: the database ends its idle transaction, the table goes to
+    another node, and the sleeper's commit fails when it wakes."""
+    repo = Repository(engine)
+    paused = make_engine(str(engine.url), idle_transaction_seconds=0.5)
+    try:
+        old, new = Leases(paused, "old", 30), Leases(engine, "new", 30)
+        old.beat()
+        new.beat()
+        a_table(repo, "t1", old)
+        sleeper = paused.connect()
+        sleeper.begin()
+        sleeper.execute(text("SELECT epoch FROM table_leases WHERE table_id = 't1' FOR UPDATE"))
+        expire(engine, "old")  # ... and the node sleeps past its lease, the lock held
+        assert new.claim(10) == [], "a locked lease is skipped"
+        deadline = time.monotonic() + 10
+        while not (claimed := new.claim(10)):
+            assert time.monotonic() < deadline, "the paused node's lock was never released"
+            time.sleep(0.1)
+        assert [(c.table_id, c.epoch) for c in claimed] == [("t1", 2)]
+        with pytest.raises(DBAPIError):  # (terminated: idle-in-transaction timeout)
+            sleeper.commit()
+        sleeper.close()
+    finally:
+        paused.dispose()

@@ -1000,7 +1000,9 @@ def test_resigning_is_a_loss_without_xp(tmp_path: Path) -> None:
 def test_the_clock_stops_when_the_match_ends(tmp_path: Path) -> None:
     """A resignation during the secret bids ends the match while another human's clock
     runs: that clock stops, nobody is replaced after the end."""
-    with room(tmp_path, clock_seconds=1.0) as r:
+    # A clock long enough that a busy machine still sees both bids asked for before it runs
+    # out (with 1 s, a loaded CI machine once saw bots take over and finish the match first).
+    with room(tmp_path, clock_seconds=4.0) as r:
         quitter, other = r.guest("quitter"), r.guest("other")
         info = create(
             quitter,
@@ -1287,6 +1289,7 @@ def test_the_config_tells_the_browser_the_socket_addresses_and_the_clock(tmp_pat
         assert r.client.get("/api/config").json() == {
             "sockets": [],
             "clock_seconds": 0.5,
+            "pace": 1.0,
             **served_facts(),
         }
     nodes = ["wss://a.example.com", "wss://b.example.com"]
@@ -1321,9 +1324,10 @@ def served_facts() -> dict[str, Any]:
 def test_the_config_serves_the_python_lists_of_levels_languages_xp_and_unlocks(
     tmp_path: Path,
 ) -> None:
-    with room(tmp_path) as r:
+    with room(tmp_path, table_pace=0.5) as r:
         config = r.client.get("/api/config").json()
         variants = r.client.get("/api/variants").json()
+    assert config["pace"] == 0.5
     assert config["levels"] == list(LEVELS)
     assert "bot_levels" not in variants  # one list: the config's
     assert [language["code"] for language in config["languages"]] == list(LANGUAGES)

@@ -82,4 +82,7 @@ test("animation speed: movements and pauses scale, off and reduced motion move n
   assert.equal(motionFactor("off"), 0);
   assert.equal(motionFactor("slow", true), 0);
   assert.ok(holdFactor("off") < holdFactor("fast") + 1e-9 && holdFactor("fast") < holdFactor("normal") && holdFactor("normal") < holdFactor("slow"));
+  // The server's table pace scales every pause on top of the player's setting.
+  assert.equal(holdFactor("normal", 0.25), 0.25);
+  assert.equal(holdFactor("slow", 2), 3);
 });

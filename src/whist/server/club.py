@@ -39,12 +39,18 @@ def with_free_seats(info: dict[str, Any]) -> dict[str, Any]:
     return info
 
 
+IDLE_TRANSACTION_SECONDS = 10.0
+
+
 class Club:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         if not settings.database_url:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
-        self.engine = make_engine(settings.database())
+        # No transaction of ours waits seconds between two statements: one that does belongs
+        # to a paused process, and must not hold its lease rows for long (store/db.py).
+        idle = max(IDLE_TRANSACTION_SECONDS, 2 * settings.lease_seconds)
+        self.engine = make_engine(settings.database(), idle_transaction_seconds=idle)
         migrate(self.engine)
         self.repo = Repository(self.engine)
         # Every write goes through one thread: the tables' appends in group commits.

@@ -59,6 +59,7 @@ async def config(settings: SettingsDep) -> dict[str, Any]:
     return {
         "sockets": settings.socket_urls,
         "clock_seconds": settings.clock_seconds,
+        "pace": settings.table_pace,
         "levels": list(LEVELS),
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
         **progress_config(),

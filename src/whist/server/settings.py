@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     bot_workers: int = 2
     bot_budget: float = 1.0  # seconds a bot may think
     bot_delay: float = 0.0  # pause before a bot's move is shown (lets people follow)
+    # How long the browser holds each card, trick and deal on screen before drawing the next,
+    # as a factor of the normal pace (each player's animation setting applies on top): a
+    # demonstration or test server may run its tables faster.
+    table_pace: float = Field(1.0, gt=0.0, le=10.0)
     # "Review deal" analyses in this many processes apart from the bots' (0: in a thread of
     # the server, for tests); in cluster mode on the bot workers when one is alive.
     analysis_workers: int = 1

@@ -16,7 +16,9 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x77686973  # "whis": the advisory lock that serialises migrations
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, idle_transaction_seconds: float | None = None) -> Engine:
+    """An engine for `url`. PostgreSQL: `idle_transaction_seconds` ends a session whose
+    client leaves a transaction open that long (see below)."""
     if url.startswith("sqlite"):
         engine = create_engine(
             url, connect_args={"check_same_thread": False}, json_deserializer=orjson.loads
@@ -36,17 +38,22 @@ def make_engine(url: str) -> Engine:
     # A connection whose server or network went away must fail, not hang a thread (the
     # one writer's above all): bounded connecting, and TCP keepalives that notice a dead
     # peer within about 20 s.
+    connect_args: dict[str, object] = {
+        "connect_timeout": 5,
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 5,
+        "keepalives_count": 2,
+    }
+    if idle_transaction_seconds is not None:
+        # A process paused in the middle of a transaction (SIGSTOP, a frozen machine) keeps
+        # its row locks while it sleeps: a node's lease rows among them, which other nodes'
+        # claims skip (SKIP LOCKED), so its tables would wait for it to wake. The database
+        # ends such a session instead; the sleeper's commit then fails when it wakes.
+        timeout_ms = max(1, round(idle_transaction_seconds * 1000))
+        connect_args["options"] = f"-c idle_in_transaction_session_timeout={timeout_ms}"
     return create_engine(
-        url,
-        pool_pre_ping=True,
-        json_deserializer=orjson.loads,
-        connect_args={
-            "connect_timeout": 5,
-            "keepalives": 1,
-            "keepalives_idle": 10,
-            "keepalives_interval": 5,
-            "keepalives_count": 2,
-        },
+        url, pool_pre_ping=True, json_deserializer=orjson.loads, connect_args=connect_args
     )
 
 

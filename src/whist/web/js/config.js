@@ -1,11 +1,12 @@
 // The club's set-up (GET /api/config), asked once at start-up: the socket addresses, the move
-// clock, the computer players' levels, the languages, the XP rule and the unlock tracks. The
+// clock, the table pace, the computer players' levels, the languages, the XP rule and the unlock tracks. The
 // server keeps one list of each; the page reads them from here and copies none of them.
 import { get } from "./api.js";
 
 export const config = {
   sockets: [],
   clock_seconds: null,
+  pace: 1, // the server's table pace: a factor on how long each move is held on screen
   levels: [],
   languages: [],
   xp: { win: 0, level_at: [0] },

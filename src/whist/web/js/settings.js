@@ -2,6 +2,7 @@
 // forced card, pre-selection), saved per player on the server: GET and PUT /api/me/settings
 // (docs/protocol.md). Until they are loaded the server's defaults apply.
 import { get, put } from "./api.js";
+import { config } from "./config.js";
 
 export const CHOICES = {
   animation: ["off", "fast", "normal", "slow"],
@@ -56,7 +57,8 @@ export function motionFactor(animation = settings.animation, reduced = false) {
   return { fast: 0.6, normal: 1, slow: 1.6 }[animation] ?? 1;
 }
 
-// How long each new state stays on screen before the next is drawn, as a factor.
-export function holdFactor(animation = settings.animation) {
-  return { off: 0.5, fast: 0.6, normal: 1, slow: 1.5 }[animation] ?? 1;
+// How long each new state stays on screen before the next is drawn, as a factor: the
+// player's animation setting times the server's table pace.
+export function holdFactor(animation = settings.animation, pace = config.pace) {
+  return ({ off: 0.5, fast: 0.6, normal: 1, slow: 1.5 }[animation] ?? 1) * pace;
 }
