@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     # How long the browser holds each card, trick and deal on screen before drawing the next,
     # as a factor of the normal pace (each player's animation setting applies on top): a
     # demonstration or test server may run its tables faster.
-    table_pace: float = Field(1.0, gt=0.0, le=10.0)
+    table_pace: float = Field(default=1.0, gt=0.0, le=10.0)
     # "Review deal" analyses in this many processes apart from the bots' (0: in a thread of
     # the server, for tests); in cluster mode on the bot workers when one is alive.
     analysis_workers: int = 1

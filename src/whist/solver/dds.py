@@ -6,13 +6,20 @@ Misère and two-hand positions are not DDS's game; they stay with ``whist.solver
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
-from endplay import _dds
+
+def _binding() -> ModuleType:
+    # Imported on first use: the `endplay` package also imports its dealer and matplotlib,
+    # 0.4 s at every start of a server or a command that may never ask DDS anything.
+    from endplay import _dds
+
+    return _dds
 
 
 def single_thread() -> None:
     """Make DDS solve on one thread (benchmarks; each bot worker process is one thread)."""
-    _dds.SetMaxThreads(1)
+    _binding().SetMaxThreads(1)
 
 
 def dds_solve(
@@ -22,6 +29,7 @@ def dds_solve(
     to act, the current trick included, in our card numbering (DDS counts suits S H D C =
     0..3 and 4 = no trump, ranks 2..14 as bits, seats clockwise, ``first`` = the seat that
     led the current trick)."""
+    _dds = _binding()
     deal = _dds.deal()
     deal.trump = 4 if trump is None else trump
     deal.first = leader
