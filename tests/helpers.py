@@ -1,7 +1,7 @@
 """Shared helpers of the conformance suite and the view properties.
 
 A random legal match driver, the option sets every variant is tested under, and rule
-facts computed *independently* of the core (from RULES.md and the full state): where every
+facts computed *independently* of the core (from docs/rules.md and the full state): where every
 card is, which cards a seat may see, the legal actions, trick winners and deal scores.
 These are deliberately written again here rather than imported from ``whist.core``: a
 test that reused the core's own helpers would agree with any bug in them.
@@ -305,7 +305,8 @@ def played_cards(deal: Deal) -> set[int]:
 
 # ---------------------------------------------------------- what a seat may see
 def visible_cards(match: Match, seat: int | None) -> set[int]:
-    """Cards of the current deal ``seat`` may see now (RULES.md §8); ``None``: a spectator.
+    """Cards of the current deal ``seat`` may see now (docs/rules.md, What each seat may see);
+    ``None``: a spectator.
 
     Own hand (not in Japanese trick 1, when nobody has looked at their hand), every card
     played this deal, every card that has lain face up (German/Plockwhist upcards, public
@@ -340,8 +341,8 @@ def stock_sightings(match: Match) -> tuple[set[int], tuple[int, int] | None]:
     """German Whist and Plockwhist: every stock card that has been face up (upcards and
     discards), and ``(seat, card)`` when a trick loser is deciding on its private offer.
 
-    Replays the refill rules of RULES.md §1 on the deck and the action log: after each
-    stage-1 trick the winner takes the face-up card, the loser the next one unseen, the next
+    Replays the refill rules of docs/rules.md, German Whist on the deck and the action log: after
+    each stage-1 trick the winner takes the face-up card, the loser the next one unseen, the next
     is turned; with ``talon_discard`` a take may discard (then the following card is taken
     unseen) while enough cards remain, and a single card left at the end is discarded.
     """
@@ -391,8 +392,8 @@ def stock_sightings(match: Match) -> tuple[set[int], tuple[int, int] | None]:
 
 
 def japanese_face_up(match: Match) -> set[int]:
-    """Japanese Whist: the face-up table cards (deck 20..39, RULES.md §3) and each card
-    beneath one that was played, once it is turned (after the trick, or at once with
+    """Japanese Whist: the face-up table cards (deck 20..39, docs/rules.md, Japanese Whist) and each
+    card beneath one that was played, once it is turned (after the trick, or at once with
     ``reveal: immediate``)."""
     deal = match.deal
     assert deal is not None
@@ -497,7 +498,7 @@ def must_follow_now(match: Match) -> bool:
 
 
 def expected_legal(match: Match, seat: int) -> set[Action]:
-    """The legal actions of ``seat`` by RULES.md, from the full state."""
+    """The legal actions of ``seat`` by docs/rules.md, from the full state."""
     deal = match.deal
     if match.over or deal is None or deal.complete:
         return set()
@@ -556,7 +557,7 @@ def _only(side: int, value: int) -> list[int]:
 
 
 def expected_points(match: Match, deal: Deal) -> list[int]:
-    """What a complete deal scores, by RULES.md."""
+    """What a complete deal scores, by docs/rules.md."""
     key = match.variant.key
     opts = match.options
     won = counted_tricks(match, deal)

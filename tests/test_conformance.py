@@ -1,7 +1,7 @@
 """The conformance suite: random legal matches of every variant and option set.
 
 At every step: all 52 cards accounted for, the listed legal actions are exactly the legal
-ones by RULES.md, each is accepted and a sample of others refused with a stable code and no
+ones by docs/rules.md, each is accepted and a sample of others refused with a stable code and no
 change; replaying the record gives the same match; tricks, scores and the match end follow
 the rules. Then the rule details that are easy to get wrong, variant by variant.
 """
@@ -263,7 +263,7 @@ class Checker:
 
 
 def check_deal_positions(match: Match) -> None:
-    """Where card i of the deck goes (RULES.md, per variant), seen through the views."""
+    """Where card i of the deck goes (docs/rules.md, per variant), seen through the views."""
     deal = match.deal
     assert deal is not None
     key = match.variant.key

@@ -1,5 +1,5 @@
 """MASTER's pieces that the bots tests do not reach: the deal margin it averages is what the
-deal really scores (RULES.md, by tests/helpers' own implementation)."""
+deal really scores (docs/rules.md, by tests/helpers' own implementation)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_the_margin_table_gives_what_the_deal_scores(case: Case) -> None:
 @pytest.mark.parametrize("variant", ["minnesota", "swedish", "classic"])
 def test_a_playout_from_a_bid_scores_the_contract_it_reached(variant: str) -> None:
     """MASTER judges a bid by the deal it leads to: the margin of a deal played out from the
-    bid is what RULES.md scores for the contract the simulation reached, not the view's."""
+    bid is what docs/rules.md scores for the contract the simulation reached, not the view's."""
     hard = HardBot()
     for seed in range(6):
         rng = Random(seed)

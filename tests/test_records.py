@@ -1,4 +1,4 @@
-"""whist-record/1 (RECORD.md): reading, validating, writing and the replay document,
+"""whist-record/1 (docs/record-format.md): reading, validating, writing and the replay document,
 including what ``--seat S`` may show."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from whist.variants import new_match
 FORMAT = "whist-record/1"
 SORTED_DECK = tuple(r + s for s in "SHDC" for r in "23456789TJQKA")  # card i = SORTED_DECK[i]
 
-# Defaults as RULES.md lists them (a project may add options, e.g. Minnesota's scoring).
+# Defaults as docs/rules.md lists them (a project may add options, e.g. Minnesota's scoring).
 RULES_DEFAULTS: dict[str, dict[str, Any]] = {
     "classic": {"target": 5},
     "german": {
@@ -156,10 +156,10 @@ def cards_named(doc: dict[str, Any]) -> set[str]:
 
 
 def seen_by(rec: dict[str, Any], seat: int) -> set[str]:
-    """Every card ``seat`` may have seen up to the end of ``rec`` (RULES.md §8), worked out
-    from the full state after each action: its own cards (Japanese: not before trick 1 is
-    complete), played cards, face-up table cards, upcards, discards, the card it was offered
-    privately, shown bottom cards and Classic's turned card."""
+    """Every card ``seat`` may have seen up to the end of ``rec`` (docs/rules.md, What each seat may
+    see), worked out from the full state after each action: its own cards (Japanese: not before
+    trick 1 is complete), played cards, face-up table cards, upcards, discards, the card it was
+    offered privately, shown bottom cards and Classic's turned card."""
     parsed = records.loads(json.dumps(rec))
     m = Match(parsed.variant, parsed.options)
     seen: set[int] = set()
@@ -757,7 +757,7 @@ def test_japanese_seat_view_has_table_and_no_hand_before_trick_one() -> None:
 
 
 def test_seat_view_names_no_card_the_seat_may_not_see() -> None:
-    # RECORD.md: "nothing anywhere in the output ... names a card or bid S may not see".
+    # docs/record-format.md: "nothing anywhere in the output ... names a card or bid S may not see".
     checked = 0
     for name, rec in random_records(84, seed=1234):
         players = records.loads(json.dumps(rec)).variant.players

@@ -1,5 +1,5 @@
-"""``whist replay FILE [--seat S]`` run as a user runs it (RECORD.md): exit 0 with the JSON
-document, exit 1 with the document up to the last legal action plus an error object, exit 2
+"""``whist replay FILE [--seat S]`` run as a user runs it (docs/record-format.md): exit 0 with the
+JSON document, exit 1 with the document up to the last legal action plus an error object, exit 2
 with one line on stderr naming the field and nothing on stdout; never a traceback."""
 
 from __future__ import annotations

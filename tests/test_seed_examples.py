@@ -1,5 +1,6 @@
-"""Every worked example of the rule seeds (/work/shared/seeds) and of RULES.md, driven
-through the public rules API with decks built to produce the example's situation.
+"""Every worked example of the original rule texts (the seeds, tagged below) and of
+docs/rules.md, driven through the public rules API with decks built to produce the example's
+situation.
 
 Seed tags: [000] Tvåmanswhist & relatives (sv), [001] Classic Whist (cs), [002] Minnesota
 Whist Club (sv), [003] Tomannswhist (no), [004] Fyrmanswhist (sv).
@@ -478,7 +479,7 @@ def test_all26_thirteen_thirteen_is_a_drawn_deal_and_a_drawn_single_match() -> N
 
 
 def test_all26_over_six_scores_tricks_minus_thirteen() -> None:
-    # RULES.md §1: "with all26: tricks − 13". 13 + 3 = 16 tricks → 3 points.
+    # docs/rules.md, German Whist: "with all26: tricks − 13". 13 + 3 = 16 tricks → 3 points.
     deck, stage1, stage2 = german_plan([1] * 3 + [0] * 10)
     m = new_match("german", {"counted": "all26"})
     m.start_deal(deck, 0)
@@ -594,7 +595,8 @@ def play_one_trick(m: Match) -> None:
 def test_talon_discard_winner_discards_upcard_then_keeps_next_card_privately() -> None:
     # [000] "får den som står i tur att ta ett talongkort saka ... det första kortet, men
     # måste då ta det andra och behålla det, och det sakade kortet är ute ur spelet";
-    # RULES.md §1: the card taken after discarding the upcard is private to the winner.
+    # docs/rules.md, German Whist: the card taken after discarding the upcard is private to the
+    # winner.
     m = talon_match()
     play_one_trick(m)
     deal = m.deal
@@ -621,8 +623,8 @@ def test_talon_discard_winner_discards_upcard_then_keeps_next_card_privately() -
 
 
 def test_talon_discard_decisions_only_while_enough_cards_remain() -> None:
-    # RULES.md §1: the winner may discard while at least 3 cards remain, the loser while at
-    # least 2; otherwise the card is simply taken with no decision. A refill that ends with
+    # docs/rules.md, German Whist: the winner may discard while at least 3 cards remain, the loser
+    # while at least 2; otherwise the card is simply taken with no decision. A refill that ends with
     # one card left discards it (public) and stage 1 ends early; stage 2 is still 13 tricks.
     m = talon_match()
     deal = m.deal
@@ -656,8 +658,8 @@ def test_talon_discard_decisions_only_while_enough_cards_remain() -> None:
 
 
 def test_talon_discard_no_decision_for_the_last_two_cards() -> None:
-    # RULES.md §1: with two cards left neither player may discard (the winner needs 3, the
-    # loser 2 after the winner's take): both are simply taken.
+    # docs/rules.md, German Whist: with two cards left neither player may discard (the winner needs
+    # 3, the loser 2 after the winner's take): both are simply taken.
     m = talon_match()
     deal = m.deal
     assert deal is not None
@@ -673,8 +675,8 @@ def test_talon_discard_no_decision_for_the_last_two_cards() -> None:
 
 
 def test_talon_discard_winner_discards_with_three_left_loser_takes_the_last_card() -> None:
-    # RULES.md §1: with 3 left the winner may discard (then must take the next card); the
-    # loser then takes the last card with no decision.
+    # docs/rules.md, German Whist: with 3 left the winner may discard (then must take the next
+    # card); the loser then takes the last card with no decision.
     m = talon_match()
     deal = m.deal
     assert deal is not None
@@ -696,7 +698,7 @@ def test_talon_discard_winner_discards_with_three_left_loser_takes_the_last_card
 
 
 def test_take_refused_without_talon_discard() -> None:
-    # RECORD.md: take is used only "where a discard is allowed".
+    # docs/record-format.md: take is used only "where a discard is allowed".
     m = new_match("german")
     m.start_deal(list(range(52)), 0)
     play_one_trick(m)
@@ -715,7 +717,8 @@ def plock(bids: Sequence[tuple[int, str]], stage2: Sequence[int], **opts: object
 
 
 def test_plockwhist_bidding_non_dealer_first_spel_ends_it() -> None:
-    # [000] "varje spelare först får sex kort och sedan bjuder pass eller spel"; RULES.md §2.
+    # [000] "varje spelare först får sex kort och sedan bjuder pass eller spel"; docs/rules.md,
+    # Plockwhist.
     deck, _, _ = german_plan([1] * 13)
     m = new_match("plockwhist")
     m.start_deal(deck, 0)
@@ -756,7 +759,7 @@ def test_plockwhist_pass_game_fewer_tricks_scores_seven_minus_own() -> None:
 
 
 def test_plockwhist_only_stage_two_counts_and_upcard_trump_option() -> None:
-    # RULES.md §2: only stage-2 tricks count; option trump: upcard.
+    # docs/rules.md, Plockwhist: only stage-2 tricks count; option trump: upcard.
     m = plock([(1, "spel")], [1] * 7 + [0] * 6, trump="upcard")
     assert m.deal is not None and m.deal.trump == H
     assert finished(m) == ([6, 7], [0, 1])
@@ -765,8 +768,8 @@ def test_plockwhist_only_stage_two_counts_and_upcard_trump_option() -> None:
 # ================================================================ Japanese Whist [000]
 def test_japanese_layout_trump_choice_and_first_trick_from_the_table() -> None:
     # [000] twenty table cards each (ten face-down under ten face-up), six in hand; the
-    # non-dealer names trump; RULES.md §3: trick 1 only from face-up table cards, hands
-    # unseen until trick 1 is complete.
+    # non-dealer names trump; docs/rules.md, Japanese Whist: trick 1 only from face-up table cards,
+    # hands unseen until trick 1 is complete.
     deck, tricks = japanese_plan(13)
     m = new_match("japanese")
     m.start_deal(deck, 0)
@@ -793,7 +796,7 @@ def test_japanese_layout_trump_choice_and_first_trick_from_the_table() -> None:
 
 
 def test_japanese_reveal_immediate_turns_the_card_up_at_once() -> None:
-    # RULES.md §3 option reveal: immediate.
+    # docs/rules.md, Japanese Whist option reveal: immediate.
     deck, tricks = japanese_plan(13)
     m = new_match("japanese", {"reveal": "immediate"})
     m.start_deal(deck, 0)
@@ -814,7 +817,8 @@ def test_japanese_each_trick_over_thirteen_scores_a_point() -> None:
 
 @pytest.mark.parametrize(("tie", "points"), [("none", [0, 0]), ("dealer_one", [1, 0])])
 def test_japanese_thirteen_thirteen(tie: str, points: list[int]) -> None:
-    # RULES.md §3: 13–13 scores nothing (tie: none) or the dealer scores 1 (dealer_one).
+    # docs/rules.md, Japanese Whist: 13–13 scores nothing (tie: none) or the dealer scores 1
+    # (dealer_one).
     deck, tricks = japanese_plan(11)
     m = new_match("japanese", {"tie": tie})
     m.start_deal(deck, 0)
@@ -921,7 +925,7 @@ def test_minnesota_four_low_is_a_low_deal_led_from_the_dealers_left() -> None:
 
 
 def test_minnesota_seat_cannot_bid_twice() -> None:
-    # RECORD.md: "a seat deciding twice is an error".
+    # docs/record-format.md: "a seat deciding twice is an error".
     hands, _ = four_plan(winners_for(7, 0, 1))
     m = new_match("minnesota")
     m.start_deal(deck_four(hands, dealer=0), 0)
@@ -949,7 +953,8 @@ def test_minnesota_low_team_with_fewer_tricks_scores(team0: int, points: list[in
 
 
 def test_minnesota_failed_grand_gives_opponents_their_tricks_over_six() -> None:
-    # RULES.md §5 (default, no doubling): granders take 4, opponents 9 → opponents 3.
+    # docs/rules.md, Minnesota Whist (default, no doubling): granders take 4, opponents 9 →
+    # opponents 3.
     m = new_match("minnesota")
     minnesota_deal(m, {0: "high", 1: "high", 2: "low", 3: "low"}, team0=9, dealer=0)
     assert m.deal is not None and m.deal.contract is not None and m.deal.contract.seat == 1
@@ -984,8 +989,8 @@ def test_minnesota_scores_never_negative() -> None:
 
 
 def test_south_dakota_granders_with_six_or_fewer_lose_seven_minus_tricks() -> None:
-    # RULES.md §5.8 [004]: "a high grander team with ≤ 6 tricks loses 7 − tricks ... the
-    # other team scores nothing (this beats fail_double)".
+    # docs/rules.md, Minnesota Whist [004]: "a high grander team with ≤ 6 tricks loses 7 − tricks
+    # ... the other team scores nothing (this beats fail_double)".
     m = new_match("south_dakota", {"fail_double": True})
     minnesota_deal(m, {0: "high", 1: "low", 2: "low", 3: "low"}, team0=4, dealer=3)
     assert finished(m) == ([4, 9], [-3, 0])
@@ -993,7 +998,7 @@ def test_south_dakota_granders_with_six_or_fewer_lose_seven_minus_tricks() -> No
 
 
 def test_south_dakota_low_team_taking_seven_or_more_loses_tricks_minus_six() -> None:
-    # RULES.md §5.8: "in a low deal the team taking ≥ 7 loses tricks − 6".
+    # docs/rules.md, Minnesota Whist: "in a low deal the team taking ≥ 7 loses tricks − 6".
     m = new_match("south_dakota")
     minnesota_deal(m, dict.fromkeys(range(4), "low"), team0=9, dealer=3)
     assert finished(m) == ([9, 4], [-3, 0])
@@ -1010,7 +1015,8 @@ def test_south_dakota_plays_to_eleven() -> None:
 
 
 def test_minnesota_american_colours_are_labels_only() -> None:
-    # [004] "I den amerikanska släktformen betyder svart högt"; RULES.md §5.7: labels only.
+    # [004] "I den amerikanska släktformen betyder svart högt"; docs/rules.md, Minnesota Whist:
+    # labels only.
     m = new_match("minnesota", {"colours": "american"})
     minnesota_deal(m, {0: "high", 1: "low", 2: "low", 3: "low"}, team0=9, dealer=3)
     assert finished(m) == ([9, 4], [3, 0])
@@ -1053,7 +1059,7 @@ def test_swedish_first_red_bottom_card_stops_the_reveal_lead_right_of_declarer()
 
 
 def test_swedish_spel_lead_left_option() -> None:
-    # RULES.md §6.3: option spel_lead: left.
+    # docs/rules.md, Swedish Whist: option spel_lead: left.
     hands, _ = four_plan(winners_for(7, 0, 1))
     m = new_match("swedish", {"spel_lead": "left"})
     m.start_deal(deck_four(hands, dealer=1), 1)
@@ -1077,7 +1083,7 @@ def test_swedish_four_black_is_nollspel_led_left_of_dealer() -> None:
 
 
 def test_swedish_bottom_card_must_be_in_the_hand() -> None:
-    # RULES.md §6.1: "every player secretly chooses one card of their hand".
+    # docs/rules.md, Swedish Whist: "every player secretly chooses one card of their hand".
     hands, _ = four_plan(winners_for(7, 0, 1))
     m = new_match("swedish")
     m.start_deal(deck_four(hands, dealer=0), 0)
@@ -1087,8 +1093,8 @@ def test_swedish_bottom_card_must_be_in_the_hand() -> None:
 
 
 def test_swedish_only_a_colour_held_can_be_chosen() -> None:
-    # RULES.md §6.1: "A player can only choose a colour they hold" (default bid_input: card,
-    # so a spel/pass button is not a choice).
+    # docs/rules.md, Swedish Whist: "A player can only choose a colour they hold" (default
+    # bid_input: card, so a spel/pass button is not a choice).
     hands = fill_hands(4, {}, void={1: {H, D}})
     m = new_match("swedish")
     m.start_deal(deck_four(hands, dealer=0), 0)
@@ -1105,7 +1111,7 @@ def test_swedish_only_a_colour_held_can_be_chosen() -> None:
 def test_swedish_spel_scoring(team0: int, points: list[int]) -> None:
     # [004] "tre poäng om laget tar nio stick i spel, ett poäng om det tar precis sju, och
     # fyra poäng till motståndarna om budsidan stannar på fem medan de andra tar åtta";
-    # RULES.md §6.4: 6–7 → opponents 2.
+    # docs/rules.md, Swedish Whist: 6–7 → opponents 2.
     m = new_match("swedish")
     swedish_deal(m, red=[2], team0=team0, dealer=1)
     assert m.deal is not None and m.deal.contract is not None and m.deal.contract.seat == 2
@@ -1138,8 +1144,8 @@ def test_swedish_first_to_thirteen() -> None:
 
 
 def test_swedish_simultaneous_reveal_shows_all_four() -> None:
-    # RULES.md §6.6: reveal: simultaneous — all four shown, declarer = first red from left
-    # of the dealer.
+    # docs/rules.md, Swedish Whist: reveal: simultaneous — all four shown, declarer = first red from
+    # left of the dealer.
     hands, _ = four_plan(winners_for(7, 0, 1))
     m = new_match("swedish", {"reveal": "simultaneous"})
     m.start_deal(deck_four(hands, dealer=3), 3)
@@ -1152,7 +1158,8 @@ def test_swedish_simultaneous_reveal_shows_all_four() -> None:
 
 
 def test_swedish_button_bids() -> None:
-    # RULES.md §6.1 bid_input: button — spel or pass whatever one holds, no card shown.
+    # docs/rules.md, Swedish Whist bid_input: button — spel or pass whatever one holds, no card
+    # shown.
     hands = fill_hands(4, {}, void={2: {H, D}})
     m = new_match("swedish", {"bid_input": "button"})
     m.start_deal(deck_four(hands, dealer=0), 0)
@@ -1164,7 +1171,8 @@ def test_swedish_button_bids() -> None:
 
 # ======================================================================== Resignation
 def test_resigning_loses_the_match_at_once() -> None:
-    # RULES.md §0: "any player may resign at any moment; their side loses the match".
+    # docs/rules.md, Common rules: "any player may resign at any moment; their side loses the
+    # match".
     m = new_match("classic")
     hands, _ = four_plan(winners_for(7, 0, 1))
     m.start_deal(deck_four(hands, 0, last=a_card(hands[0], {S})), 0)

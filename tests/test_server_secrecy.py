@@ -3,9 +3,9 @@
 1. Random full matches of every variant with a human guest at every seat and a spectator,
    all on WebSockets: every frame sent to every connection names only cards that
    connection may see *at the version the frame carries*. What a seat may see is worked out
-   by replaying the table's stored log and applying RULES.md §8 independently of the core
-   (``helpers.visible_cards``); Minnesota bids and Swedish bottom cards after the first
-   high/red are never named anywhere.
+   by replaying the table's stored log and applying docs/rules.md, What each seat may see
+   independently of the core (``helpers.visible_cards``); Minnesota bids and Swedish bottom cards
+   after the first high/red are never named anywhere.
 2. Malformed, oversized, binary, out-of-turn, wrong-kind, other-seat and replayed messages
    each get an error frame and change neither the table's version nor any view.
 3. A per-connection rate limit; 4. only our own origin may open a WebSocket; 5. a player

@@ -1,4 +1,4 @@
-"""What a seat may know (RULES.md §8), as properties of ``view_for``.
+"""What a seat may know (docs/rules.md, What each seat may see), as properties of ``view_for``.
 
 1. A view names no card the seat may not see and no bid or bottom card that was never
    revealed; the spectator's view names no hand card at all except public ones.

@@ -1,4 +1,4 @@
-"""``whist-record/1``: read, validate, replay and write match records (RECORD.md).
+"""``whist-record/1``: read, validate, replay and write match records (docs/record-format.md).
 
 Reading separates two kinds of trouble, as the format requires: a *malformed record*
 (not JSON, bad format/variant/option/card/deck/dealer) raises ``RecordError`` naming the
@@ -180,7 +180,7 @@ def _check_seat(where: str, item: Any, players: int) -> None:
     seat 0..players-1 makes the record malformed. What the seat does (its kind and value)
     is judged by the rules when replayed."""
     if not isinstance(item, dict):
-        return  # not an action at all: refused when replayed, as RECORD.md says
+        return  # not an action at all: refused when replayed, as docs/record-format.md says
     if "seat" not in item:
         raise RecordError(f"{where}.seat", f"missing; it must be a seat 0..{players - 1}")
     seat = item["seat"]
@@ -242,7 +242,7 @@ def replay_document(
     seat: int | None = None,
     spectator: bool = False,
 ) -> dict[str, Any]:
-    """The document ``whist replay`` prints (RECORD.md). With ``seat``, only what that
+    """The document ``whist replay`` prints (docs/record-format.md). With ``seat``, only what that
     seat may know: its hand is added to the deal in progress, and legal actions appear only
     when it is that seat's turn. Everything seat-specific comes from its view. With
     ``spectator``, only what everyone may know: no hand and no legal actions (they would

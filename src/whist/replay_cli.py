@@ -54,7 +54,7 @@ def run_replay(path: str, seat: int | None) -> int:
 def refusal(record: Record, match: Match, error: ReplayError, seat: int | None) -> str:
     """One line on why the replay stopped: where, the action refused, the error's code and
     message. With ``seat`` the action's value is left out: it may name a card or bid that
-    seat may not see (RECORD.md), like the document itself."""
+    seat may not see (docs/record-format.md), like the document itself."""
     where = f"deal {error.deal}, action {error.action}"
     actions = record.deals[error.deal].actions
     # A deal that never started (listed after an unfinished deal or the match's end) has no

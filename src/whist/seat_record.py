@@ -1,4 +1,4 @@
-"""A ``whist-record/1`` of a match as one seat may see it (RULES.md §8).
+"""A ``whist-record/1`` of a match as one seat may see it (docs/rules.md, What each seat may see).
 
 A record needs full decks, but a player's download must not carry what that player never
 saw: other hands, the loser's hidden draws, face-down cards, unrevealed bids and bottom
@@ -118,7 +118,7 @@ def _rebuild(
     # Secret choices that were never revealed are replaced (they never affect play).
     revealed = {s for s, _ in live.revealed}
     for i, action in enumerate(actions):
-        # Not even the seat's own: RULES.md says unrevealed bids are never shown to anyone.
+        # Not even the seat's own: docs/rules.md says unrevealed bids are never shown to anyone.
         if (
             isinstance(action, Bid | Bottom)
             and action.seat not in revealed

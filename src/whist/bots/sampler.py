@@ -4,9 +4,9 @@ Perfect Information Monte Carlo: sample worlds, solve each exactly, average.
 A ``World`` gives every card that is still in play a place: each seat's hand (Japanese
 Whist: hand, face-up and face-down table cards), the stock in German Whist and Plockwhist
 stage 1, and the Japanese face-down card under each face-up card. Everything comes from the
-seat's ``View`` alone (RULES.md §8): its own hand, every card played or discarded, cards
-shown to be in a hand (German upcards taken, Classic's turned trump card, Swedish bottom
-cards revealed), Japanese face-up cards, the upcard and the seat's private offer, hand
+seat's ``View`` alone (docs/rules.md, What each seat may see): its own hand, every card played or
+discarded, cards shown to be in a hand (German upcards taken, Classic's turned trump card, Swedish
+bottom cards revealed), Japanese face-up cards, the upcard and the seat's private offer, hand
 sizes, and the voids players showed by not following suit.
 
 The model: every assignment of the unseen cards to the unseen places that is consistent

@@ -85,7 +85,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def action_sort_key(action: Action) -> str:
-    """Actions are listed sorted by their JSON text (RECORD.md, ``next.legal``)."""
+    """Actions are listed sorted by their JSON text (docs/record-format.md, ``next.legal``)."""
     import json
 
     return json.dumps(action_to_json(action))

@@ -79,7 +79,8 @@ class Match:
         return not self.over and (self.deal is None or self.deal.complete)
 
     def next_dealer(self) -> int | None:
-        """The dealer of the next deal (rotation of RULES.md §0), None before the first."""
+        """The dealer of the next deal (the rotation in docs/rules.md, "Common rules"), None
+        before the first."""
         if self.deal is None:
             return None
         return (self.deal.dealer + 1) % self.players

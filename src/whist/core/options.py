@@ -1,4 +1,4 @@
-"""Host options: their specs, parsing, presets and aliases (RULES.md lists every one)."""
+"""Host options: their specs, parsing, presets and aliases (docs/rules.md lists every one)."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """What the deal is played for. ``role`` names the seat in RECORD.md's output
+    """What the deal is played for. ``role`` names the seat in docs/record-format.md's output
     (``grander``, ``declarer``, ``bidder``); ``seat`` is ``None`` for low/noll/pass."""
 
     mode: str  # high | low | spel | noll | pass
@@ -63,7 +63,8 @@ class Contract:
     role: str | None = None
 
     def to_json(self) -> dict[str, str | int | None]:
-        """RECORD.md's shape: ``{"mode": "high", "grander": 2}``, ``{"mode": "low"}``."""
+        """As in docs/record-format.md: ``{"mode": "high", "grander": 2}``,
+        ``{"mode": "low"}``."""
         if self.role is None:
             return {"mode": self.mode}
         return {"mode": self.mode, self.role: self.seat}
