@@ -151,9 +151,7 @@ class Client:
 
     async def guest(self) -> None:
         name = f"load{self.group.index}-{self.index}"
-        status, body, cookie = await http(
-            self.port, "POST", "/api/guest", {"nickname": name}
-        )
+        status, body, cookie = await http(self.port, "POST", "/api/guest", {"nickname": name})
         if status != 200 or cookie is None:
             raise SetupError(f"guest: HTTP {status} {body}")
         self.cookie = cookie
@@ -1022,9 +1020,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="20 tables, 10 s, 2 s warm-up, 50-200 ms think: a smoke test",
     )  # fmt: skip
     args = parser.parse_args(argv)
-    quick = (
-        (20, 10.0, 2.0, (50.0, 200.0)) if args.quick else (TARGET_TABLES, 60.0, 10.0, HUMAN_MS)
-    )
+    quick = (20, 10.0, 2.0, (50.0, 200.0)) if args.quick else (TARGET_TABLES, 60.0, 10.0, HUMAN_MS)
     for name, default in zip(("tables", "seconds", "warmup", "think"), quick, strict=True):
         if getattr(args, name) is None:
             setattr(args, name, default)

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Sets everything up, then runs the whole test suite: ruff, mypy --strict, pytest.
+# Sets everything up, then runs the whole test suite: ruff (lint and format), mypy --strict,
+# node --test, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/services.sh
 .venv/bin/ruff check src tests bench
+.venv/bin/ruff format --check src tests bench scripts
 .venv/bin/mypy
 # The browser client's pure helpers, with node's own test runner (no npm packages).
 if command -v node >/dev/null 2>&1; then

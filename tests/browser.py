@@ -93,8 +93,12 @@ SETTINGS_JS = """async (settings) => {
 }"""
 
 SETTINGS_DEFAULTS: dict[str, Any] = {
-    "sound": True, "animation": "normal", "card_size": "normal", "hand_order": "alternate",
-    "auto_play": True, "preselect": True,
+    "sound": True,
+    "animation": "normal",
+    "card_size": "normal",
+    "hand_order": "alternate",
+    "auto_play": True,
+    "preselect": True,
 }
 
 
@@ -139,8 +143,14 @@ class Server:
             log.write(f"--- start {self.starts}\n".encode())
             self.proc = subprocess.Popen(
                 [
-                    sys.executable, "-m", "whist.cli", "serve",
-                    "--port", str(self.port), "--data-dir", str(self.data_dir),
+                    sys.executable,
+                    "-m",
+                    "whist.cli",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--data-dir",
+                    str(self.data_dir),
                 ],
                 cwd=self.data_dir,
                 env=self.env,
@@ -190,9 +200,7 @@ def failed(request: pytest.FixtureRequest, before: int) -> bool:
 
 
 @pytest.fixture
-def start_server(
-    tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[Callable[..., Server]]:
+def start_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..., Server]]:
     servers: list[Server] = []
     failures_before = request.session.testsfailed
 
@@ -264,9 +272,7 @@ class Player:
 
 
 @pytest.fixture
-def new_player(
-    browser: Browser, request: pytest.FixtureRequest
-) -> Iterator[Callable[..., Player]]:
+def new_player(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Player]]:
     """A person in a browser context of their own (own cookies), signed in as a guest."""
     contexts: list[BrowserContext] = []
     players: list[Player] = []
@@ -495,10 +501,8 @@ def frame_marks(player: Player) -> tuple[int, int]:
 
 def acts_and_answers(player: Player, since: tuple[int, int]) -> tuple[list[Any], list[Any]]:
     """The `act` frames the page sent and the ack/error frames it got since `since`."""
-    sent = [f for f in player.frames.sent[since[0]:] if f.get("type") == "act"]
-    answers = [
-        f for f in player.frames.received[since[1]:] if f.get("type") in {"ack", "error"}
-    ]
+    sent = [f for f in player.frames.sent[since[0] :] if f.get("type") == "act"]
+    answers = [f for f in player.frames.received[since[1] :] if f.get("type") in {"ack", "error"}]
     return sent, answers
 
 

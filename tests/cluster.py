@@ -45,8 +45,19 @@ class Redis:
     def start(self) -> None:
         with (self.root / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(
-                [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--dir", str(self.root)],
+                [
+                    REDIS_SERVER,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.root),
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 preexec_fn=exit_with_parent,

@@ -50,6 +50,8 @@ BUDGETS = {"master": 0.0001}
 
 def budget_of(level: str) -> float:
     return BUDGETS.get(level, BUDGET)
+
+
 BOTS = Path(__file__).resolve().parent.parent / "src" / "whist" / "bots"
 
 # Every variant, and option sets that add decisions or hidden places: the German talon,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Callable
 
 from playwright.sync_api import expect
@@ -18,6 +19,7 @@ from browser import (
     CATALOGUES,
     LAYOUT_JS,
     SCREENSHOTS,
+    STEP_MS,
     Player,
     Server,
     acked_actions,
@@ -125,10 +127,21 @@ def played_once(player: Player, card: str, since: tuple[int, int]) -> None:
     """`card` went out in exactly one act, got exactly one ack (no error), and the newest
     state shows it played exactly once."""
     expect(player.page.locator(f'[data-testid="card"][data-card="{card}"]')).to_have_count(0)
+
+    def played_cards() -> list[str]:
+        states = [f for f in player.frames.received[since[1] :] if f.get("type") == "state"]
+        if not states:
+            return []
+        view = states[-1]["view"]
+        return [c for trick in view["tricks"] for c in trick["cards"]] + view["trick"]
+
+    # The hand drops a card as soon as it is clicked, even while it waits for the connection:
+    # the server has it once a state since the click shows it played.
+    deadline = time.monotonic() + STEP_MS / 1000
+    while card not in played_cards() and time.monotonic() < deadline:
+        player.page.wait_for_timeout(50)
     assert acked_actions(player, since) == [{"play": card}]
-    view = next(f["view"] for f in reversed(player.frames.received) if f.get("type") == "state")
-    cards = [c for trick in view["tricks"] for c in trick["cards"]] + view["trick"]
-    assert cards.count(card) == 1, view
+    assert played_cards().count(card) == 1, player.frames.received[-1]
 
 
 def test_the_page_recovers_when_the_server_comes_back(

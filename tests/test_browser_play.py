@@ -418,8 +418,10 @@ def test_a_refused_card_comes_back_and_the_trick_lives(
     # card never does, the assertion below names it.
     with contextlib.suppress(PlaywrightError):
         page.wait_for_function(
-            "(cards) => cards.every((c) => window.trickLog.gathered[c])", arg=taken,
-            timeout=STEP_MS, polling=100,
+            "(cards) => cards.every((c) => window.trickLog.gathered[c])",
+            arg=taken,
+            timeout=STEP_MS,
+            polling=100,
         )
     log = page.evaluate("() => window.trickLog")
     for c in played:  # the refused card: drawn twice, at each click
@@ -486,6 +488,7 @@ def test_settings_are_saved_for_the_player_and_change_the_table(
     dialog.get_by_test_id("setting-preselect").uncheck()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "play-settings-desktop.png"))
+
     def put_settings(response: Any) -> bool:
         return bool(response.url.endswith("/api/me/settings") and response.request.method == "PUT")
 
@@ -493,14 +496,21 @@ def test_settings_are_saved_for_the_player_and_change_the_table(
         dialog.get_by_test_id("settings-save").click()
     assert saved.value.status == 200
     assert saved.value.json() == {
-        "sound": False, "animation": "fast", "card_size": "large", "hand_order": "suits",
-        "auto_play": True, "preselect": False,
+        "sound": False,
+        "animation": "fast",
+        "card_size": "large",
+        "hand_order": "suits",
+        "auto_play": True,
+        "preselect": False,
     }
     expect(dialog).to_be_hidden()
 
     def hand_in_suits_order() -> None:
-        cards = page.get_by_test_id("hand").get_by_test_id("card").evaluate_all(
-            "(els) => els.map((el) => el.dataset.card)")
+        cards = (
+            page.get_by_test_id("hand")
+            .get_by_test_id("card")
+            .evaluate_all("(els) => els.map((el) => el.dataset.card)")
+        )
         key = [(HAND_ORDER_SUITS.index(c[1]), RANKS.index(c[0])) for c in cards]
         assert cards and key == sorted(key), cards
 

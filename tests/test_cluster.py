@@ -125,9 +125,10 @@ def test_a_table_is_played_from_sockets_on_every_node(cluster: Cluster) -> None:
     assert watcher.view["seat"] is None and watcher.view["hand"] == []
     assert_log_whole(cluster, table_id, acked)
     # The lobby and the table's listing are the same from both nodes.
-    assert host.ok(b, "GET", f"/api/tables/{table_id}")["seats"] == host.ok(
-        a, "GET", f"/api/tables/{table_id}"
-    )["seats"]
+    assert (
+        host.ok(b, "GET", f"/api/tables/{table_id}")["seats"]
+        == host.ok(a, "GET", f"/api/tables/{table_id}")["seats"]
+    )
 
 
 def wait_for(what: str, done: Any, timeout: float) -> float:
@@ -149,9 +150,7 @@ def test_a_killed_node_s_tables_are_taken_over_within_10_s(cluster: Cluster) -> 
     rng = random.Random(2)
     acked = play(seats, 8, rng)
     a.kill()
-    took = wait_for(
-        "new owner", lambda: cluster.owner(table_id) == cluster.node_id(b), timeout=10
-    )
+    took = wait_for("new owner", lambda: cluster.owner(table_id) == cluster.node_id(b), timeout=10)
     acked += play(seats, 8, rng)  # bots at seats 1 and 3 move too
     assert seats[0].reconnects >= 1 and seats[1].reconnects == 0
     assert_log_whole(cluster, table_id, acked)

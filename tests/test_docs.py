@@ -124,9 +124,7 @@ def test_every_option_value_and_default(key: str) -> None:
         assert cells[2] == f"`{_text(spec.default)}`", f"{key}: option {spec.name}: default"
 
 
-def _named_rows(
-    key: str, header: str, names: Collection[str], what: str
-) -> dict[str, list[str]]:
+def _named_rows(key: str, header: str, names: Collection[str], what: str) -> dict[str, list[str]]:
     """The rows of the ``what`` table (presets, aliases) of ``key``'s section, which must
     name exactly ``names``; a variant with none says so in a sentence instead."""
     body = _section(key)

@@ -116,8 +116,15 @@ RULES = {"core", "variants"}
 PLAYERS = RULES | {"solver", "bots", "master"}
 # The record format, the terminal and the command-line tools, over the rules and the players.
 TOOLS = {
-    "records", "seat_record", "terminal", "replay_cli", "solve_cli", "tournament",
-    "analysis", "analyse_cli", "watch",
+    "records",
+    "seat_record",
+    "terminal",
+    "replay_cli",
+    "solve_cli",
+    "tournament",
+    "analysis",
+    "analyse_cli",
+    "watch",
 }
 EVERY_PART = {part(module) for module in MODULES}
 

@@ -249,8 +249,8 @@ def check_state(frame: dict[str, Any], seat: int, humans: set[int]) -> None:
         # seat's legal actions (earlier deals' contracts are in history).
         assert view["revealed"] == []
         public = json.dumps(
-                {k: v for k, v in view.items() if k not in ("legal", "history", "facts")}
-            )
+            {k: v for k, v in view.items() if k not in ("legal", "history", "facts")}
+        )
         assert not any(f'"{word}"' in public for word in words)
 
 

@@ -114,8 +114,15 @@ def test_accepting_takes_the_kept_seat_and_starts_the_match(tmp_path: Path) -> N
 def test_a_rematch_against_bots_keeps_options_clock_privacy_and_bots(tmp_path: Path) -> None:
     with room(tmp_path) as r:
         ann = r.guest("ann")
-        old = create(ann, variant="german", options=SINGLE, clock=True, private=True, seat=1,
-                     bots={"0": "hard"})
+        old = create(
+            ann,
+            variant="german",
+            options=SINGLE,
+            clock=True,
+            private=True,
+            seat=1,
+            bots={"0": "hard"},
+        )
         with socks_on(old["id"], ann) as socks:
             pump(socks, over(*socks), choose=first_legal, timeout=30)
         # Nobody watches the ended table any more: the rematch still finds it.

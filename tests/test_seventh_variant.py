@@ -16,7 +16,7 @@ import sys
 import textwrap
 
 CHILD = textwrap.dedent(
-    '''
+    """
     import random
     from dataclasses import replace
 
@@ -93,7 +93,7 @@ CHILD = textwrap.dedent(
     again, error = records.replay(records.parse(records.to_json(match)))
     assert error is None and again.scores == match.scores
     print("ok", len(match.deals), match.scores)
-    '''
+    """
 )
 
 

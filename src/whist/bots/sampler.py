@@ -64,6 +64,8 @@ from whist.core.components import STOCK, TABLE_PILES
 from whist.core.views import View
 
 ALL_SUITS = 0b1111
+
+
 @dataclass(frozen=True)
 class World:
     """One complete hidden state. ``hands``: per seat every card it holds now and has not

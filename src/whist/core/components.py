@@ -62,8 +62,10 @@ class Component:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, Component) and (
-            other.fields() == self.fields()
+        return (
+            type(other) is type(self)
+            and isinstance(other, Component)
+            and (other.fields() == self.fields())
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
