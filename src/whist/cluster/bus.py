@@ -78,9 +78,15 @@ def unpack(data: bytes) -> list[tuple[str, str]]:
 
 class Bus:
     def __init__(
-        self, client: redis.Redis, node: str, handle: Handler, on_frame: FrameHandler
+        self,
+        client: redis.Redis,
+        listener: redis.Redis,
+        node: str,
+        handle: Handler,
+        on_frame: FrameHandler,
     ) -> None:
-        self.client = client
+        self.client = client  # publishes
+        self.listener = listener  # subscribes: a break must end its subscription
         self.node = node
         self.handle = handle
         self.on_frame = on_frame
@@ -133,7 +139,7 @@ class Bus:
     async def _listen(self, ready: asyncio.Future[None]) -> None:
         first = True
         while True:
-            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(channel(self.node))
                 if not ready.done():

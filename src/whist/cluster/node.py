@@ -30,7 +30,7 @@ import orjson
 import redis.asyncio as redis
 from redis import exceptions as redis_errors
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 
 from whist.cluster.bus import Bus
 from whist.cluster.route import Moved, RemoteTable, Route
@@ -85,7 +85,16 @@ class Cluster:
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
             retry_on_error=[redis_errors.ConnectionError, redis_errors.TimeoutError],
         )
-        self.bus = Bus(self.redis, self.node, self._on_message, self._on_frame)
+        # The bus listens without retries: redis-py's pub/sub would otherwise reconnect and
+        # subscribe again by itself, and the node would never learn that the messages of
+        # the break are lost (its sockets must then ask their tables again).
+        listener = redis.from_url(
+            redis_url,
+            socket_connect_timeout=3,
+            health_check_interval=5,
+            retry=Retry(NoBackoff(), 0),
+        )
+        self.bus = Bus(self.redis, listener, self.node, self._on_message, self._on_frame)
         self.bus.on_reconnect = self._reconnected
         self.leases = Leases(club.engine, self.node, lease_seconds)
         self.lease_seconds = lease_seconds
@@ -148,6 +157,7 @@ class Cluster:
             log.warning("could not remove this node from the list: it expires by itself")
         await self.bus.stop()
         await self.redis.aclose()
+        await self.bus.listener.aclose()
 
     async def _drain(self, table_id: str) -> None:
         actor = self.club.actors.get(table_id)
@@ -452,6 +462,9 @@ class Cluster:
                 if node in gone and actor is not None:
                     del self.remote[key]
                     actor.post(Disconnect(connection))
+                    # Only its heartbeat may have lapsed (a pause; Redis restarted and lost
+                    # every heartbeat): a node still alive connects its socket again.
+                    self.bus.send(node, {"op": "moved", "conn": key})
         for route in list(self.routes.values()):
             if route.owner not in (None, self.node) and route.owner not in self.live_nodes:
                 route.moved()
