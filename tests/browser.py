@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import (
     Browser,
-    BrowserContext,
     Page,
     Playwright,
     WebSocket,
@@ -271,43 +270,48 @@ class Player:
     errors: list[str]
 
 
+def open_player(
+    browser: Browser,
+    server: Server,
+    name: str,
+    width: int = 1280,
+    height: int = 900,
+    mobile: bool = False,
+    same_as: Player | None = None,
+) -> Player:
+    """A person in a browser context of their own (own cookies), signed in as a guest (or,
+    ``same_as``, the same person on another device: her session cookie, no new sign-in)."""
+    context = browser.new_context(
+        base_url=server.url,
+        viewport={"width": width, "height": height},
+        is_mobile=mobile,
+        has_touch=mobile,
+        locale="en-US",
+        reduced_motion="reduce",  # the table's animations hold half as long
+        storage_state=same_as.page.context.storage_state() if same_as else None,
+    )
+    context.set_default_timeout(STEP_MS)
+    page = context.new_page()
+    frames = Frames()
+    errors: list[str] = []
+    page.on("websocket", frames.watch)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: frames.console.append(f"{msg.type}: {msg.text}"))
+    player = Player(name, page, frames, errors)
+    if same_as is None:
+        sign_in(player)
+    return player
+
+
 @pytest.fixture
 def new_player(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Player]]:
-    """A person in a browser context of their own (own cookies), signed in as a guest."""
-    contexts: list[BrowserContext] = []
+    """``open_player`` for a test: the pages and frames of a failed test are kept."""
     players: list[Player] = []
     failures_before = request.session.testsfailed
 
-    def make(
-        server: Server,
-        name: str,
-        width: int = 1280,
-        height: int = 900,
-        mobile: bool = False,
-        same_as: Player | None = None,
-    ) -> Player:
-        context = browser.new_context(
-            base_url=server.url,
-            viewport={"width": width, "height": height},
-            is_mobile=mobile,
-            has_touch=mobile,
-            locale="en-US",
-            reduced_motion="reduce",  # the table's animations hold half as long
-            # the same person on another device: her session cookie, no new sign-in
-            storage_state=same_as.page.context.storage_state() if same_as else None,
-        )
-        contexts.append(context)
-        context.set_default_timeout(STEP_MS)
-        page = context.new_page()
-        frames = Frames()
-        errors: list[str] = []
-        page.on("websocket", frames.watch)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda msg: frames.console.append(f"{msg.type}: {msg.text}"))
-        player = Player(name, page, frames, errors)
+    def make(server: Server, name: str, **options: Any) -> Player:
+        player = open_player(browser, server, name, **options)
         players.append(player)
-        if same_as is None:
-            sign_in(player)
         return player
 
     yield make
@@ -322,8 +326,8 @@ def new_player(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Cal
             lines += [f"sent: {json.dumps(f)}" for f in player.frames.sent[-30:]]
             lines += [f"received: {json.dumps(f)[:600]}" for f in player.frames.received[-30:]]
             Path(f"{stem}.log").write_text("\n".join(lines), encoding="utf-8")
-    for context in contexts:
-        context.close()
+    for player in players:
+        player.page.context.close()
 
 
 # ----------------------------------------------------------------------------- actions
