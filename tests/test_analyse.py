@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from whist.analysis import analyse_document
+from whist.analysis import analyse_document, stopped_after
 from whist.bots import make_bot
 from whist.cli import main
 from whist.core.actions import Play
@@ -25,6 +25,7 @@ from whist.core.match import Match
 from whist.core.views import view_for
 from whist.records import RecordError, dumps, loads, parse, to_json
 from whist.seat_record import seat_record
+from whist.solver import Control
 from whist.variants import new_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +105,23 @@ def test_a_misere_deal_is_graded_for_the_fewest_tricks() -> None:
             assert all(g["best"] <= g["played"] for g in deal["plays"])
             return
     raise AssertionError("no low deal in 40 seeds")
+
+
+def test_a_plays_budget_counts_the_solvers_own_cpu_time() -> None:
+    """A play's exact solve is stopped after its budget of CPU time, not of waiting: a
+    machine busy with other work (here: a thread that sleeps, as one waiting for the CPU
+    does) does not cut it short."""
+    waiting = Control()
+    with stopped_after(waiting, 0.1):
+        time.sleep(0.5)
+    assert not waiting.stopped
+    working = Control()
+    cpu = time.thread_time()
+    with stopped_after(working, 0.1):
+        deadline = time.monotonic() + 10
+        while not working.stopped and time.monotonic() < deadline:
+            sum(range(1000))  # the solver at work
+    assert working.stopped and time.thread_time() - cpu >= 0.1
 
 
 def test_stock_plays_are_estimates_and_stage_two_is_exact() -> None:

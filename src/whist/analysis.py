@@ -18,10 +18,12 @@ the moment every card in play is known are graded (``DealAnalysis.graded_from``)
 
 from __future__ import annotations
 
+import contextlib
 import math
 import statistics
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -39,9 +41,11 @@ from whist.records import Record, replay
 if TYPE_CHECKING:
     from whist.solver import Control
 
-# An exact solve gets this many seconds a play; past them the play is estimated instead
-# (the first tricks of a four-hand misère deal, on this 2-core machine, often).
+# An exact solve gets this many seconds of CPU time a play; past them the play is
+# estimated instead (the first tricks of a four-hand misère deal, on this 2-core machine,
+# often).
 PLAY_BUDGET = 2.0
+CPU_POLL_SECONDS = 0.02  # how often a solve's CPU time is read
 # Two hands with table piles (Japanese Whist) are solved from this many tricks left: one
 # more costs 0.5-14 s a position (this 2-core machine), 15 at most 0.3 s.
 PILES_EXACT = 15
@@ -336,37 +340,65 @@ def solve_position(
 
         tricks = dds_solve(hands, deal.trump, deal.leader, deal.trick)
         return {c: (v, v) for c, v in tricks.items()}
-    import threading
-
     from whist.solver import Control, solve_bounds
 
     control = Control()
-    timer = None if budget is None else threading.Timer(budget, control.stop)
-    if timer is not None:
-        timer.daemon = True  # never keeps a process alive
     if limits is not None:
         limits.solving = control
         if limits.over:  # asked before the solve could be stopped
             control.stop()
     try:
-        if timer is not None:
-            timer.start()
-        return solve_bounds(
-            hands,
-            deal.trump,
-            deal.leader,
-            deal.trick,
-            most,
-            blockers or None,
-            control=control,
-            keep_table=True,
-            graded=graded,
-        )
+        with stopped_after(control, budget):
+            return solve_bounds(
+                hands,
+                deal.trump,
+                deal.leader,
+                deal.trick,
+                most,
+                blockers or None,
+                control=control,
+                keep_table=True,
+                graded=graded,
+            )
     finally:
-        if timer is not None:
-            timer.cancel()
         if limits is not None:
             limits.solving = None
+
+
+@contextlib.contextmanager
+def stopped_after(control: Control, seconds: float | None) -> Iterator[None]:
+    """Stop ``control``'s solve, run in this thread, once the thread has spent ``seconds``
+    of CPU time in the block (wall-clock seconds where the system cannot say a thread's CPU
+    time): a busy machine does not cut a solve short, so a deal's grades do not depend on
+    what else the machine was doing."""
+    if seconds is None:
+        yield
+        return
+    try:
+        clock = time.pthread_getcpuclockid(threading.get_ident())
+        start = time.clock_gettime(clock)
+    except (AttributeError, OSError):  # not a POSIX thread clock
+        timer = threading.Timer(seconds, control.stop)
+        timer.daemon = True  # never keeps a process alive
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(CPU_POLL_SECONDS):
+            if time.clock_gettime(clock) - start >= seconds:
+                control.stop()
+                return
+
+    threading.Thread(target=watch, name="whist-play-budget", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 def _grade(position: Position, rng: Random, limits: Limits | None) -> Grade:
