@@ -28,14 +28,13 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from random import Random
 from typing import Any
 
+from provenance import commit
 from whist.analysis import analyse
 from whist.bots import make_bot
 from whist.core.match import Match
@@ -101,20 +100,6 @@ def summary(seconds: list[float], target: float | None, exact: list[int]) -> dic
         result["target_s"] = target
         result["target_met"] = median <= target
     return result
-
-
-def commit() -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=Path(__file__).resolve().parent.parent,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return done.stdout.strip()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -33,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
+
+from provenance import commit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the browser tests' helpers: one way to drive the page
@@ -56,20 +57,6 @@ def summary(leading: list[float], following: list[float]) -> dict[str, Any]:
         "following_median_ms": round(statistics.median(following), 1) if following else None,
         "max_ms": round(max(every), 1),
     }
-
-
-def commit() -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return done.stdout.strip()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -309,8 +309,8 @@ def new_player(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Cal
     players: list[Player] = []
     failures_before = request.session.testsfailed
 
-    def make(server: Server, name: str, **options: Any) -> Player:
-        player = open_player(browser, server, name, **options)
+    def make(server: Server, name: str, *size: Any, **options: Any) -> Player:
+        player = open_player(browser, server, name, *size, **options)
         players.append(player)
         return player
 

@@ -253,13 +253,21 @@ def test_quick_play_on_two_nodes_at_once_never_gives_one_seat_twice(cluster: Clu
         assert (table_id, 3) in got
 
 
+def remote_and_local(cluster: Cluster) -> tuple[str, Seat, Seat]:
+    """Two nodes (``cluster.nodes``), a two-human table made on the first (its owner), the
+    host's socket on the second node (``remote``: its frames cross Redis) and the guest's on
+    the owner."""
+    a, b = cluster.add(), cluster.add()
+    table_id, (host, guest) = two_humans(cluster)
+    return table_id, Seat(host, [b], table_id), Seat(guest, [a], table_id)
+
+
 def test_redis_going_away_refuses_then_resumes(cluster: Cluster, redis: Redis) -> None:
     """Redis is killed: a socket whose table runs on another node is refused with a clear
     error; the owner's own sockets play on. Redis back: every socket gets a fresh state and
     play goes on, nothing lost or applied twice."""
-    a, b = cluster.add(), cluster.add()
-    table_id, (host, guest) = two_humans(cluster)
-    remote, local = Seat(host, [b], table_id), Seat(guest, [a], table_id)
+    table_id, remote, local = remote_and_local(cluster)
+    b = cluster.nodes[1]
     seats = [remote, local]
     rng = random.Random(4)
     acked = play(seats, 4, rng)
@@ -306,9 +314,7 @@ def test_a_broken_subscription_brings_every_socket_a_fresh_state(
     """Redis closes the nodes' subscriptions (a restart quicker than a retry, a client limit
     reached): whatever was sent to a node in the gap is lost, so the nodes notice the break
     and every socket gets a fresh state; play goes on."""
-    a, b = cluster.add(), cluster.add()
-    table_id, (host, guest) = two_humans(cluster)
-    remote, local = Seat(host, [b], table_id), Seat(guest, [a], table_id)
+    table_id, remote, local = remote_and_local(cluster)
     seats = [remote, local]
     rng = random.Random(6)
     acked = play(seats, 2, rng)
@@ -327,9 +333,8 @@ def test_a_node_taken_for_gone_gets_its_sockets_back(cluster: Cluster) -> None:
     Redis restart every heartbeat is lost until the next) and drops that node's sockets
     from the table. The node was alive: its socket connects again, gets a fresh state and
     plays on, nothing lost or applied twice."""
-    a, b = cluster.add(), cluster.add()
-    table_id, (host, guest) = two_humans(cluster)
-    remote, local = Seat(host, [b], table_id), Seat(guest, [a], table_id)
+    table_id, remote, local = remote_and_local(cluster)
+    a, b = cluster.nodes
     seats = [remote, local]
     rng = random.Random(5)
     acked = play(seats, 4, rng)
