@@ -571,6 +571,43 @@ def test_settings_are_saved_for_the_player_and_change_the_table(
     no_page_errors(ann)
 
 
+def test_a_toolbar_button_keeps_the_focus_while_the_bots_play(
+    start_server: Callable[..., Server], new_player: Callable[..., Player]
+) -> None:
+    """The toolbar is not rebuilt while the table redraws around it (bots' cards, tricks):
+    its buttons stay the same elements, so a click on one is not lost between press and
+    release, and the keyboard focus stays on it while the bots play."""
+    server = start_server(WHIST_BOT_DELAY="0.3")
+    ann = new_player(server, "Ann", width=1366, height=800)
+    page = ann.page
+    start_table(ann, auto_play=False)
+    until_card_play(ann)
+    page.evaluate("() => { document.querySelector('[data-testid=open-sheet]').marked = 1; }")
+
+    def states() -> int:
+        return sum(f.get("type") == "state" for f in ann.frames.received)
+
+    seen = states()
+    focused_through = 0  # states that came while the focus was on the button
+    while states() < seen + 12:
+        legal = my_turn_to_play(ann)
+        if legal:
+            hand_card(page, legal[0]).click()
+            played_by_server(ann, legal[0])
+            page.get_by_test_id("open-sheet").focus()
+            before = states()
+            page.wait_for_timeout(400)  # a bot's card or two
+            if page.evaluate("() => document.activeElement.dataset.testid") == "open-sheet":
+                focused_through += states() - before
+        page.wait_for_timeout(20)
+    assert page.evaluate("() => document.querySelector('[data-testid=open-sheet]').marked") == 1
+    assert focused_through >= 1
+    page.get_by_test_id("open-sheet").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("score-sheet")).to_be_visible()
+    no_page_errors(ann)
+
+
 def test_mid_trick_on_a_phone(
     start_server: Callable[..., Server], new_player: Callable[..., Player]
 ) -> None:

@@ -49,6 +49,18 @@ export function replace(el, ...children) {
   return el;
 }
 
+// The same, but only when the new children differ (as HTML): a redraw that changes nothing
+// keeps the elements under the pointer (a click is not lost between press and release)
+// and the keyboard focus. Only for children whose handlers do not depend on the state.
+export function replaceIfChanged(el, ...children) {
+  const fresh = document.createElement("div");
+  append(fresh, children);
+  if (fresh.innerHTML === el.innerHTML) return el;
+  clear(el);
+  while (fresh.firstChild) el.appendChild(fresh.firstChild);
+  return el;
+}
+
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }

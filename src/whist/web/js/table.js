@@ -10,7 +10,6 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { session } from "./session.js";
 import { loadSettings, onSettingsChange } from "./settings.js";
-import { settingsButton } from "./settings_dialog.js";
 import { variantName } from "./variants.js";
 import { renderActions } from "./table/choices.js";
 import { startClocks } from "./table/clock.js";
@@ -131,7 +130,6 @@ function render(tbl) {
   document.getElementById("table-title").textContent = t("{variant} table", { variant: variantName(v.variant) });
   renderInfo(tbl, v);
   renderToolbar(tbl, v, table);
-  tbl.toolbar.append(settingsButton());
   renderFelt(tbl, v, table);
   renderStatus(tbl, v, table);
   renderActions(tbl, v, table);

@@ -1,9 +1,10 @@
 // The bar above the felt: the game, the deal, trump, the contract, the score and tricks; and
 // the table's toolbar (score sheet, rules, leave, resign).
-import { h, replace } from "../dom.js";
+import { h, replace, replaceIfChanged } from "../dom.js";
 import { has, hasContract } from "../facts.js";
 import { t } from "../i18n.js";
 import { SUIT_SYMBOL, suitNameCapital, targetText } from "../labels.js";
+import { settingsButton } from "../settings_dialog.js";
 import { variantName } from "../variants.js";
 import { openSheet, saveAndLeave } from "./dialogs.js";
 import { hintButton, hintsUsedNote } from "./hint.js";
@@ -63,5 +64,6 @@ export function renderToolbar(tbl, v, table) {
   // Hints (a practice table): first in the toolbar, the button a player reaches for.
   const hint = hintButton(tbl, v, table);
   if (hint) buttons.unshift(hint);
-  replace(tbl.toolbar, buttons, hintsUsedNote(table));
+  // (Every handler here needs only `tbl`: buttons that look the same may stay.)
+  replaceIfChanged(tbl.toolbar, buttons, hintsUsedNote(table), settingsButton());
 }
