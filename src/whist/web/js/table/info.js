@@ -1,5 +1,5 @@
 // The bar above the felt: the game, the deal, trump, the contract, the score and tricks; and
-// the table's toolbar (score sheet, rules, leave, resign).
+// the table's toolbar (hint, score sheet, rules, save and leave or leave, resign, settings).
 import { h, replace, replaceIfChanged } from "../dom.js";
 import { has, hasContract } from "../facts.js";
 import { t } from "../i18n.js";
