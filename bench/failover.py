@@ -33,6 +33,8 @@ from urllib.parse import urlsplit
 import httpx
 import psycopg
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from cluster import redis_command  # the tests' own redis-server
 from engine import load_average
 from server_load import free_port
 from soak import ServerProcess, header
@@ -61,19 +63,7 @@ def database(admin_url: str) -> Iterator[str]:
 def redis_server(root: Path) -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
-        [
-            shutil.which("redis-server") or "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(root),
-        ],
+        redis_command(port, root),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         preexec_fn=exit_with_parent,

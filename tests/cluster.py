@@ -26,6 +26,13 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 LEASE_SECONDS = "2"  # short leases: a test's failover takes seconds, not tens of them
 
 
+def redis_command(port: int, root: Path) -> list[str]:
+    """A redis-server of one's own on 127.0.0.1:``port``: nothing saved (``root`` is its
+    working directory)."""
+    options = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(root)]
+    return [REDIS_SERVER, "--port", str(port), *options]
+
+
 class Redis:
     """A redis-server of the test's own (never the machine's shared one): it can be
     stopped and started again on the same port."""
@@ -45,19 +52,7 @@ class Redis:
     def start(self) -> None:
         with (self.root / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(
-                [
-                    REDIS_SERVER,
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(self.root),
-                ],
+                redis_command(self.port, self.root),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 preexec_fn=exit_with_parent,

@@ -10,16 +10,10 @@ from typing import Any
 
 import pytest
 
+from browser import SETTINGS_DEFAULTS
 from test_server import room
 
-DEFAULTS = {
-    "sound": True,
-    "animation": "normal",
-    "card_size": "normal",
-    "hand_order": "alternate",
-    "auto_play": True,
-    "preselect": True,
-}
+DEFAULTS = SETTINGS_DEFAULTS  # what a new player's settings are
 CHOSEN = {
     "sound": False,
     "animation": "fast",
