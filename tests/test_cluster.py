@@ -302,6 +302,7 @@ def until_alone_to_act(seat: Seat, seats: list[Seat], rng: random.Random) -> lis
     """Play on until ``seat`` alone is to act: nothing changes at the table until it moves."""
     acked: list[tuple[Seat, int]] = []
     while not (seat.my_turn() and len(seat.view["to_act"]) == 1):
+        assert not seat.view["over"], "the match ended first"
         acked += play(seats, 1, rng)
     for other in seats:
         other.wait(lambda o=other: o.version >= seat.version, f"version {seat.version}")
