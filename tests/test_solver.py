@@ -217,7 +217,9 @@ def test_grading_a_card_values_it_and_tells_the_best_cards(
 ) -> None:
     """``solve_bounds(graded=card)``, as ``whist analyse`` grades a play: the card played
     gets its exact value, the best cards theirs, and every other card bounds that hold its
-    value and leave out the best; with equivalent cards in runs, blockers, both objectives."""
+    value and leave out the best; with equivalent cards in runs, blockers, both objectives.
+    The same when the card's value is given (``known``, as an analysis going backwards
+    knows it from the next play)."""
     rng = random.Random(seed)
     cases = brute_cases(seed, 1, players, tricks, blockers=blockers and players == 2)
     if not cases:
@@ -228,21 +230,31 @@ def test_grading_a_card_values_it_and_tells_the_best_cards(
     exact = solve(hands, trump, leader, trick, most, piles)
     best = max(exact.values()) if most else min(exact.values())
     graded = rng.choice(sorted(exact))
-    bounds = solve_bounds(hands, trump, leader, trick, most, piles, graded=graded)
-    assert set(bounds) == set(exact)
-    assert bounds[graded] == (exact[graded], exact[graded])
-    for card, (lo, hi) in bounds.items():
-        assert lo <= exact[card] <= hi
-        if exact[card] == best:
-            assert lo == hi == best
-        else:
-            assert hi < best if most else lo > best
+    for known in (None, exact[graded]):
+        bounds = solve_bounds(hands, trump, leader, trick, most, piles, graded=graded, known=known)
+        assert set(bounds) == set(exact)
+        assert bounds[graded] == (exact[graded], exact[graded])
+        for card, (lo, hi) in bounds.items():
+            assert lo <= exact[card] <= hi
+            if exact[card] == best:
+                assert lo == hi == best
+            else:
+                assert hi < best if most else lo > best
 
 
 def test_grading_refuses_a_card_that_cannot_be_played() -> None:
     hands = [0b111, 0b111 << 13]  # two hands of three clubs / diamonds
     with pytest.raises(ValueError, match="not a legal card"):
         solve_bounds(hands, None, 0, [], True, graded=13)
+
+
+@pytest.mark.parametrize(("graded", "known"), [(None, 1), (0, -1), (0, 4), (0, 10**30)])
+def test_grading_refuses_a_known_value_out_of_range_or_without_a_card(
+    graded: int | None, known: int
+) -> None:
+    hands = [0b111, 0b111 << 13]  # three tricks to play
+    with pytest.raises(ValueError, match="known value"):
+        solve_bounds(hands, None, 0, [], True, graded=graded, known=known)
 
 
 def test_blockers_change_the_result() -> None:

@@ -34,6 +34,7 @@ from whist.core.cards import Card, Hand, card_text, cards_in
 from whist.core.components import TABLE_PILES, TablePiles
 from whist.core.errors import WhistError
 from whist.core.match import Match
+from whist.core.rules import side_of
 from whist.core.state import Contract, Deal, Phase
 from whist.core.views import View, view_for
 from whist.records import Record, replay
@@ -243,6 +244,7 @@ class Position:
     deal: Deal
     view: View
     action: Play
+    index: int  # of the action in the deal
 
     @property
     def solvable(self) -> bool:
@@ -271,7 +273,7 @@ def _grade_deal(
         if isinstance(action, Play) and i >= known_from and deal.phase is Phase.PLAY:
             if not positions:
                 first = i
-            positions.append(Position(deal.copy(), view_for(match, action.seat), action))
+            positions.append(Position(deal.copy(), view_for(match, action.seat), action, i))
         match.apply(action)
     if not positions:
         return None
@@ -291,7 +293,10 @@ def _grade_deal(
             break
         if progress is not None:
             progress(Progress(index, done, len(positions)))
-        grades[k] = _grade(positions[k], rng, limits)
+        known = None
+        if k + 1 < len(positions):
+            known = _played_value(positions[k], positions[k + 1], grades[k + 1])
+        grades[k] = _grade(positions[k], rng, limits, known)
     else:
         if progress is not None:
             progress(Progress(index, len(positions), len(positions)))
@@ -325,6 +330,7 @@ def solve_position(
     limits: Limits | None = None,
     budget: float | None = None,
     graded: Card | None = None,
+    known: int | None = None,
 ) -> dict[Card, tuple[int, int]]:
     """Every legal card of the seat to act with its side's tricks from the trick in
     progress to the end, all cards known, for the deal's objective, as ``(low, high)``:
@@ -332,7 +338,8 @@ def solve_position(
     bounds proved so far. Four-hand most tricks through DDS, the rest through our solver,
     which keeps its table from one position of a deal to the next. ``graded``: the card
     played, whose grade is wanted: our solver then values only it exactly and every other
-    card only against the best (``whist.solver.solve_bounds``)."""
+    card only against the best (``whist.solver.solve_bounds``), and ``known``, if given, is
+    that card's value, already known."""
     hands, blockers = _holdings(deal)
     most = most_tricks(deal.contract)
     if most and len(hands) == 4 and not blockers:
@@ -359,6 +366,7 @@ def solve_position(
                 control=control,
                 keep_table=True,
                 graded=graded,
+                known=known,
             )
     finally:
         if limits is not None:
@@ -401,13 +409,32 @@ def stopped_after(control: Control, seconds: float | None) -> Iterator[None]:
         done.set()
 
 
-def _grade(position: Position, rng: Random, limits: Limits | None) -> Grade:
+def _played_value(position: Position, after: Position, grade: Grade | None) -> int | None:
+    """The value of the card played at ``position`` when the exact grade of the next play
+    (``after``, graded first: plays go from the end backwards) already says it: the
+    position after a card is the next play's, whose best value it takes. Seen from the
+    playing side, with the tricks won in between: the side's final count is the same."""
+    if after.index != position.index + 1:
+        return None
+    if grade is None or not grade.exact or not isinstance(grade.best, int):
+        return None
+    before, later = position.deal, after.deal
+    side = side_of(position.action.seat)
+    later_side = side_of(after.action.seat)
+    left = _holdings(later)[0][after.action.seat].bit_count()
+    theirs = grade.best if later_side == side else left - grade.best
+    return later.won[side] + theirs - before.won[side]
+
+
+def _grade(
+    position: Position, rng: Random, limits: Limits | None, known: int | None = None
+) -> Grade:
     deal, action = position.deal, position.action
     most = most_tricks(deal.contract)
     hand = _holdings(deal)[0][action.seat]
     trick = len(deal.tricks)
     if position.solvable:
-        values = solve_position(deal, limits, PLAY_BUDGET, action.card)
+        values = solve_position(deal, limits, PLAY_BUDGET, action.card, known)
         played = values[action.card]
         bounds = values.values()
         best = max(hi for _, hi in bounds) if most else min(lo for lo, _ in bounds)

@@ -207,10 +207,11 @@ def _run(
     control: Control | None = None,
     keep_table: bool = False,
     graded: int | None = None,
+    known: int | None = None,
 ) -> tuple[int, dict[int, tuple[int, int]]]:
     with _lock:
         return _run_locked(
-            _kernel(), position, most, every_card, guess, control, keep_table, graded
+            _kernel(), position, most, every_card, guess, control, keep_table, graded, known
         )
 
 
@@ -223,10 +224,12 @@ def _run_locked(
     control: Control | None,
     keep_table: bool,
     graded: int | None,
+    known: int | None,
 ) -> tuple[int, dict[int, tuple[int, int]]]:
     """The side to act's tricks under best play (-1 if stopped first) and, if
     ``every_card``, each legal card's bounds (equal when known); ``guess`` the value
-    expected (-1: none), where the search starts."""
+    expected (-1: none), where the search starts; ``graded`` and ``known`` as in
+    :func:`solve_bounds`."""
     # A table entry bounds side 0's tricks in a position described by relative ranks: it
     # holds in any deal with the same rules (trump, objective, hands; with blockers the key
     # is the exact cards, so also the same pending blockers).
@@ -255,6 +258,7 @@ def _run_locked(
         every_card,
         guess,
         -1 if graded is None else graded,
+        -1 if known is None else known,
         k.lo,
         k.hi,
         k.stats,
@@ -307,6 +311,7 @@ def solve_bounds(
     control: Control | None = None,
     keep_table: bool = False,
     graded: int | None = None,
+    known: int | None = None,
 ) -> dict[int, tuple[int, int]]:
     """:func:`solve` that can be stopped half way: for every legal card ``(lo, hi)``, the
     tricks of the side to act lie in ``lo..hi``.  Run to the end, ``lo == hi`` is
@@ -318,11 +323,21 @@ def solve_bounds(
     exactly; every other card either has the best value (``lo == hi``) or bounds that leave
     it out (below the best in most tricks, above it in misère), whichever one test shows:
     what a grade needs (the card's value, the best value and the best cards), for fewer
-    tests than every card's value."""
+    tests than every card's value.
+
+    ``known``: the graded card's value, when the caller knows it (an analysis that has
+    solved the position after the play, as it goes from the end of a deal backwards):
+    taken as given, so that only the other cards are searched, against it."""
     position = check_position(hands, trump, leader, trick, blockers)
     if graded is not None and graded not in position.legal():
         raise ValueError(f"the graded card {graded!r} is not a legal card of the seat to act")
-    return _run(position, most, True, control=control, keep_table=keep_table, graded=graded)[1]
+    if known is not None and (graded is None or not 0 <= known <= position.tricks_left):
+        raise ValueError(
+            f"a known value {known!r} needs a graded card and 0..{position.tricks_left} tricks"
+        )
+    return _run(
+        position, most, True, control=control, keep_table=keep_table, graded=graded, known=known
+    )[1]
 
 
 def solve_value(

@@ -1635,6 +1635,7 @@ def solve_kernel(
     every_card: bool,
     guess: int,
     graded: int,
+    known: int,
     lo_out: np.ndarray,
     hi_out: np.ndarray,
     stats: np.ndarray,
@@ -1646,8 +1647,11 @@ def solve_kernel(
     for each legal card (others -1): the card's tricks, equal bounds once it is done, else
     the bounds the tests so far proved.  ``graded`` (a legal card, or -1): grading that
     card, only it gets its exact value; every other card is only known to reach the best
-    value or not (its bounds then exclude the best), one test a card.  ``guess``: the value
-    expected, where the search starts (-1: none).  ``ctl``: see ``CTL_STOP``."""
+    value or not (its bounds then exclude the best), one test a card.  ``known`` (-1:
+    none): the graded card's value, known to the caller (an analysis has just solved the
+    position it leads to): the search then only asks whether another card does better.
+    ``guess``: the value expected, where the search starts (-1: none).  ``ctl``: see
+    ``CTL_STOP``."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
@@ -1721,6 +1725,17 @@ def solve_kernel(
     only = root_moves[0] if cnt == 1 else -1
     step = 0 <= guess <= left
     g = (guess if not misere else left - guess) if step else 0
+    if graded >= 0 and 0 <= known <= left:
+        # the graded card reaches its known score, and no more: only the cards that might
+        # beat it are left to test, from one trick above it up
+        sk = known if not misere else left - known
+        for i in range(cnt):
+            if _stands_for(root_moves[i], graded, free, rem | table):
+                rlo[i] = sk
+                rhi[i] = sk
+        lo = sk
+        step = True
+        g = sk + 1
     while lo < hi and not stopped:
         mid = min(max(g, lo + 1), hi) if step else (lo + hi + 1) // 2
         ok = _search(
