@@ -261,16 +261,21 @@ def test_a_hint_is_masters_choice_on_the_seats_view_logged_before_it_is_sent(
         assert game["id"] == table_id and game["hints_used"] is True
 
 
-def slow_advice(here: Room, seconds: float) -> None:
-    """MASTER's advice comes ``seconds`` late (the worker is busy, the machine loaded)."""
+def slow_advice(here: Room, seconds: float) -> list[str]:
+    """MASTER's advice comes ``seconds`` late (the worker is busy, the machine loaded);
+    the seed of each advice given is added to the list returned, once it is given."""
     club = here.app.state.club
     advise = club.advise
+    given: list[str] = []
 
     async def slow(view: View, seed: str) -> dict[str, Any]:
         await asyncio.sleep(seconds)
-        return await advise(view, seed)  # type: ignore[no-any-return]
+        advice: dict[str, Any] = await advise(view, seed)
+        given.append(seed)
+        return advice
 
     club.advise = slow
+    return given
 
 
 def test_a_slow_hint_delays_nothing_and_a_stale_one_is_not_shown(tmp_path: Path) -> None:
@@ -296,13 +301,17 @@ def test_a_hint_whose_asker_left_is_neither_sent_nor_logged(tmp_path: Path) -> N
     with room(tmp_path, bot_budget=0.1) as here:
         player = here.guest("Ada")
         table_id = practice(player, hints=True)
-        slow_advice(here, 0.5)
+        given = slow_advice(here, 0.5)
         with socks_on(table_id, player) as [sock]:
             my_turn(sock)
             sock.send({"type": "hint", "id": "gone"})
-        time.sleep(1.5)  # the advice came back meanwhile, to nobody
+        actor = here.app.state.club.actors[table_id]
+        deadline = time.monotonic() + WAIT
+        while (not given or actor.hinting) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the advice comes back meanwhile, to nobody
+        assert given and not actor.hinting, "the advice never came back"
         assert hint_entries(here, table_id) == []
-        assert not here.app.state.club.actors[table_id].state.hints_shown
+        assert not actor.state.hints_shown
         with socks_on(table_id, player) as [sock]:  # and hints still work
             my_turn(sock)
             assert "action" in ask_hint(sock)
