@@ -26,7 +26,17 @@ import redis.asyncio as redis
 from redis import Redis as SyncRedis
 from redis.exceptions import RedisError
 
-from whist.cluster.jobs import GROUP, STREAM, WORKER_KEY, WORKERS, BotJobs, deadline
+from whist.cluster.jobs import (
+    ADVISE,
+    CHOOSE,
+    GROUP,
+    STREAM,
+    WORKER_KEY,
+    WORKERS,
+    BotJobs,
+    deadline,
+    grace,
+)
 from whist.core.actions import action_to_json
 from whist.core.views import View, view_for
 from whist.server.bots import exit_with_parent
@@ -277,6 +287,27 @@ def test_a_job_nobody_answers_gets_a_safe_move_at_its_deadline(
     with caplog.at_level(logging.WARNING, logger="whist.jobs"):
         node(redis_server.url, budget, scenario)
     assert [r for r in caplog.records if "playing a safe move" in r.getMessage()]
+
+
+def test_a_hint_nobody_answers_is_waited_for_longer_than_a_move_then_fails(
+    redis_server: RedisServer,
+) -> None:
+    """Advice has no safe stand-in: a node waits its extra grace (as the local pool does)
+    before the hint is refused, and then it raises instead of making up an action."""
+    budget = 0.05
+    wait = deadline(budget) + grace(ADVISE) - grace(CHOOSE)
+    assert wait > deadline(budget) + 1
+
+    async def scenario(jobs: BotJobs) -> None:
+        await jobs.client.set(WORKER_KEY + "ghost", b'{"id": "ghost"}', px=30_000)
+        await jobs.client.sadd(WORKERS, "ghost")
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await jobs.advise(position(), "seed")
+        took = time.monotonic() - started
+        assert wait - 0.05 <= took < wait + 0.5, took
+
+    node(redis_server.url, budget, scenario)
 
 
 def test_a_worker_outlives_a_redis_restart(redis_server: RedisServer, workers: Workers) -> None:

@@ -48,6 +48,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from whist.core.views import View
 from whist.server.bots import (
+    HINT_GRACE,
     STOPPED,
     advise,
     choose,
@@ -90,8 +91,16 @@ def deadline(budget: float) -> float:
     next worker's read loop claims it within 0.5 s and thinks for at most ``budget`` (less
     if the deadline is near): ``2 * budget + 1.5`` s, leaving 1.5 s for the hops through
     Redis and a loaded machine. With the default budget (1 s) a table waits 5 s at most,
-    and that long only when a worker died or none answered."""
+    and that long only when a worker died or none answered. A hint is waited for longer,
+    by its extra ``grace`` (a worker that is slow with it may see it taken over as if it
+    had died: thought twice, answered once)."""
     return budget * 2 + 3
+
+
+def grace(kind: str) -> float:
+    """Seconds a job may think past its budget: a move then gets MEDIUM's safe move, but
+    advice has no stand-in, so a hint is waited for as long as the local pool waits."""
+    return HINT_GRACE if kind == ADVISE else OVERRUN_SECONDS
 
 
 def channel(node: str) -> str:
@@ -239,7 +248,7 @@ class BotJobs:
         if not self._subscribed.is_set() or not await self._alive():
             return None
         loop = asyncio.get_running_loop()
-        wait = deadline(self.budget)
+        wait = deadline(self.budget) + grace(kind) - OVERRUN_SECONDS
         until = loop.time() + wait
         job = os.urandom(8).hex()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
@@ -553,7 +562,7 @@ class Worker:
             future = loop.run_in_executor(
                 executor, decide, job.kind, job.level, job.view, job.seed, budget
             )
-            answer = await asyncio.wait_for(future, timeout=budget + OVERRUN_SECONDS)
+            answer = await asyncio.wait_for(future, timeout=budget + grace(job.kind))
         except Exception as exc:
             if isinstance(exc, BrokenProcessPool):
                 # This move at once (as the local pool does), the next ones on a new pool.
