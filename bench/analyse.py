@@ -18,14 +18,17 @@ each with the issue's target for its median:
   kernel), graded alone (the record says grading starts there): at most 2 s; the whole
   deal, with its 26 estimated stock plays, is timed too.
 
-Per kind: every deal's seconds, the median and maximum, how many plays were exact, and
-whether the median meets the target.
+Per kind: every deal's seconds (and CPU seconds, all threads together), the median and
+maximum, how many plays were exact, and whether the median meets the target. Plays are
+graded by as many threads as ``whist analyse`` uses by default (the cores this process may
+use, at most 4; ``--threads 1`` for one core); the JSON gives the threads and cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -35,7 +38,7 @@ from random import Random
 from typing import Any
 
 from provenance import commit
-from whist.analysis import analyse
+from whist.analysis import analyse, default_threads
 from whist.bots import make_bot
 from whist.core.match import Match
 from whist.core.views import view_for
@@ -66,15 +69,17 @@ def played(variant: str, rng: Random, low: bool = False) -> Match:
             return match
 
 
-def timed(match: Match, graded_from: int = 0) -> tuple[float, int]:
-    """Seconds to analyse the deal (from action ``graded_from`` on), and its exact plays."""
+def timed(match: Match, threads: int, graded_from: int = 0) -> tuple[float, float, int]:
+    """Seconds to analyse the deal (from action ``graded_from`` on) with ``threads``
+    grading threads, the CPU seconds of every thread, and the deal's exact plays."""
     document = to_json(match)
     if graded_from:  # the record says where grading starts, as a rebuilt deck does
         document["deals"][0]["reconstructed"] = {"known_from": graded_from}
     record = parse(document)
-    started = time.perf_counter()
-    (deal,) = analyse(record, 0)
-    return time.perf_counter() - started, sum(1 for g in deal.plays if g.exact)
+    started, cpu = time.perf_counter(), time.process_time()
+    (deal,) = analyse(record, 0, threads=threads)
+    elapsed = time.perf_counter() - started
+    return elapsed, time.process_time() - cpu, sum(1 for g in deal.plays if g.exact)
 
 
 def stage_two_from(match: Match) -> int:
@@ -88,11 +93,14 @@ def stage_two_from(match: Match) -> int:
     raise AssertionError("the deal never reached stage 2")
 
 
-def summary(seconds: list[float], target: float | None, exact: list[int]) -> dict[str, Any]:
+def summary(runs: list[tuple[float, float, int]], target: float | None) -> dict[str, Any]:
+    """A kind's figures from its deals' ``timed`` results."""
+    seconds = [run[0] for run in runs]
     median = statistics.median(seconds)
     result: dict[str, Any] = {
         "seconds": [round(s, 3) for s in seconds],
-        "exact_plays": exact,
+        "cpu_seconds": [round(run[1], 3) for run in runs],
+        "exact_plays": [run[2] for run in runs],
         "median_s": round(median, 3),
         "max_s": round(max(seconds), 3),
     }
@@ -107,49 +115,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=5, help="deals per kind (5)")
     parser.add_argument("--seed", type=int, default=None, help="repeat a run (default: fresh)")
     parser.add_argument("--quick", action="store_true", help="smoke test: one deal per kind")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="grading threads, as `whist analyse --threads` (default: as `whist analyse`)",
+    )
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     deals = 1 if args.quick else args.deals
     if deals < 1:
         parser.error("--deals must be at least 1")
-    progress(f"seed {seed}, {deals} deals per kind")
+    threads = default_threads() if args.threads is None else args.threads
+    if threads < 1:
+        parser.error("--threads must be at least 1")
+    progress(f"seed {seed}, {deals} deals per kind, {threads} grading thread(s)")
     rng = Random(seed)
     # Warm-up: DDS and our solver loaded (a changed kernel compiles here, not in a deal).
-    timed(played("classic", Random(0)))
+    timed(played("classic", Random(0)), threads)
     solve([1, 2, 4, 8], None, 0, [], False)
     kinds: dict[str, Any] = {}
 
     for kind, variant, low in (("minnesota_low", "minnesota", True), ("classic", "classic", False)):
-        seconds: list[float] = []
-        exact: list[int] = []
+        runs: list[tuple[float, float, int]] = []
         for i in range(deals):
-            total, count = timed(played(variant, rng, low))
-            seconds.append(total)
-            exact.append(count)
-            progress(f"{kind} {i + 1}/{deals}: {total:.2f} s, {count} of 52 plays exact")
-        kinds[kind] = summary(seconds, TARGETS[kind], exact)
+            runs.append(timed(played(variant, rng, low), threads))
+            total, cpu, count = runs[-1]
+            progress(
+                f"{kind} {i + 1}/{deals}: {total:.2f} s ({cpu:.2f} s CPU), "
+                f"{count} of 52 plays exact"
+            )
+        kinds[kind] = summary(runs, TARGETS[kind])
 
-    stage_two: list[float] = []
-    whole: list[float] = []
-    exact_two: list[int] = []
+    stage_two: list[tuple[float, float, int]] = []
+    whole: list[tuple[float, float, int]] = []
     for i in range(deals):
         match = played("german", rng)
-        whole.append(timed(match)[0])
-        total, count = timed(match, stage_two_from(match))
-        stage_two.append(total)
-        exact_two.append(count)
+        whole.append(timed(match, threads))
+        stage_two.append(timed(match, threads, stage_two_from(match)))
         progress(
-            f"german {i + 1}/{deals}: stage 2 {total:.2f} s ({count} exact), "
-            f"whole {whole[-1]:.2f} s"
+            f"german {i + 1}/{deals}: stage 2 {stage_two[-1][0]:.2f} s "
+            f"({stage_two[-1][2]} exact), whole {whole[-1][0]:.2f} s"
         )
-    kinds["german_stage_two"] = summary(stage_two, TARGETS["german_stage_two"], exact_two)
+    kinds["german_stage_two"] = summary(stage_two, TARGETS["german_stage_two"])
     # The whole deal: its 26 stock plays are estimated (sampled deals played on by HARD).
-    kinds["german_whole_deal"] = summary(whole, None, exact_two)
+    kinds["german_whole_deal"] = summary(whole, None)
 
     print(
         json.dumps(
             {
-                "params": {"seed": seed, "deals": deals, "quick": args.quick},
+                "params": {
+                    "seed": seed,
+                    "deals": deals,
+                    "quick": args.quick,
+                    "threads": threads,
+                    "cores": len(os.sched_getaffinity(0)),
+                },
                 "commit": commit(),
                 "kinds": kinds,
                 "target_met": all(

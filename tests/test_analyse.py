@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from whist.analysis import analyse_document, stopped_after
+from whist.analysis import Progress, analyse, analyse_document, stopped_after
+from whist.analysis import to_json as analysis_json
 from whist.bots import make_bot
 from whist.cli import main
 from whist.core.actions import Play
@@ -147,10 +148,38 @@ def test_bad_input_gets_a_clear_error_and_its_exit_code(
     assert code == 2 and "--time-limit" in err
     path.write_text('{"format": "whist-record/1", "variant": "classic"', encoding="utf-8")
     assert run(["analyse", str(path)], capsys)[0] == 2
+    for threads in ("0", "17", "99999999999999999999", "two", "1.5"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["analyse", str(path), "--threads", threads])
+        assert exit_.value.code == 2
+        assert "--threads" in capsys.readouterr().err
     bidding = played_deal("minnesota", 1, stop_after=2)
     path.write_text(dumps(bidding), encoding="utf-8")
     code, out, err = run(["analyse", str(path)], capsys)
     assert (code, out) == (1, "") and "no card played" in err
+
+
+def test_plays_graded_side_by_side_get_the_grades_one_thread_gives() -> None:
+    """Threads with solver tables of their own, and DDS (which must not be entered twice
+    at once), give every play the grade a single thread gives; progress ends at every
+    play graded."""
+    low = next(
+        m
+        for seed in range(40)
+        if (m := played_deal("minnesota", seed, stop_after=4 + 4 * 8)).deal is not None
+        and m.deal.contract is not None
+        and m.deal.contract.mode == "low"
+    )
+    for match in (low, played_deal("classic", 8)):
+        record = parse(to_json(match))
+        one = analysis_json(analyse(record, threads=1))
+        seen: list[Progress] = []
+        several = analysis_json(analyse(record, progress=seen.append, threads=3))
+        assert several == one
+        assert all(g["exact"] for g in one["deals"][0]["plays"])
+        plays = len(one["deals"][0]["plays"])
+        assert (seen[-1].play, seen[-1].plays) == (plays, plays)
+        assert sorted(p.play for p in seen) == [p.play for p in seen]
 
 
 # ------------------------------------------------------------------ honest records

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from hypothesis import given
@@ -532,6 +533,44 @@ def test_positions_of_one_deal_with_the_table_kept(
             assert got == brute_solve(h, trump, lead, tr, most, piles)
             value = solve_value(h, trump, lead, tr, most, piles, keep_table=True)
             assert value == (max if most else min)(got.values())
+
+
+def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
+    """``own_tables``: two threads solve the positions of two deals at the same time (not
+    one after the other, as solves sharing the process's table do), each keeping its own
+    table, and get the values a lone solve gets."""
+    from whist.solver import _kernel, own_tables
+
+    rng = random.Random(SEED + 200)
+    lines = []
+    for trump in (None, 1):
+        hands, leader, _ = deal_position(rng, 8, played=0)
+        lines.append((trump, _play_out(rng, hands, trump, leader, [], {})))
+    alone = [[solve(h, t, lead, tr, False) for h, lead, tr in line] for t, line in lines]
+    together: list[list[dict[int, int]]] = [[], []]
+    tables: list[object] = [None, None]
+    both_in = threading.Barrier(2, timeout=30)
+    failures: list[BaseException] = []
+
+    def solve_line(n: int) -> None:
+        try:
+            trump, line = lines[n]
+            with own_tables():
+                tables[n] = _kernel()
+                both_in.wait()
+                for h, lead, tr in line:
+                    together[n].append(solve(h, trump, lead, tr, False, keep_table=True))
+        except BaseException as exc:
+            failures.append(exc)
+
+    workers = [threading.Thread(target=solve_line, args=(n,)) for n in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert not failures, failures
+    assert together == alone
+    assert tables[0] is not tables[1] and _kernel() not in tables
 
 
 def test_a_kept_table_serves_a_whole_deal() -> None:

@@ -19,6 +19,7 @@ from whist.analysis import (
     Grade,
     Progress,
     analyse,
+    default_threads,
     to_json,
 )
 from whist.core.cards import card_text
@@ -26,15 +27,17 @@ from whist.solve_cli import prepared
 from whist.watch import watched
 
 
-def run_analyse(path: str, as_json: bool, deal: int | None, seconds: float | None) -> int:
+def run_analyse(
+    path: str, as_json: bool, deal: int | None, seconds: float | None, threads: int | None = None
+) -> int:
     loaded = prepared("analyse", path, seconds)
     if loaded is None:
         return 2
     limits, record, _ = loaded
     if deal is not None and not 0 <= deal < len(record.deals):
         last = len(record.deals) - 1
-        deals = f"deals 0..{last}" if last >= 0 else "no deal"
-        print(f"whist analyse: --deal {deal}: the record has {deals}", file=sys.stderr)
+        has = f"deals 0..{last}" if last >= 0 else "no deal"
+        print(f"whist analyse: --deal {deal}: the record has {has}", file=sys.stderr)
         return 2
     where: list[Progress] = []
 
@@ -43,14 +46,17 @@ def run_analyse(path: str, as_json: bool, deal: int | None, seconds: float | Non
             return "starting…"
         now = where[-1]
         text = f"deal {now.deal}: {now.play} of {now.plays} plays graded"
-        solving = limits.solving
-        if solving is not None and solving.cards_total:
-            text += f", {solving.cards_done} of {solving.cards_total} cards of this one"
+        done, total, _ = limits.under_way()
+        if total:
+            text += f", {done} of {total} cards of the solves under way"
         return text
 
     try:
         deals = watched(
-            "analyse", lambda: analyse(record, deal, limits, where.append), limits, status
+            "analyse",
+            lambda: analyse(record, deal, limits, where.append, threads or default_threads()),
+            limits,
+            status,
         )
     except CannotAnalyse as exc:
         print(f"whist analyse: {exc}", file=sys.stderr)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import statistics
 import threading
 import time
@@ -47,6 +48,11 @@ if TYPE_CHECKING:
 # often).
 PLAY_BUDGET = 2.0
 CPU_POLL_SECONDS = 0.02  # how often a solve's CPU time is read
+# Plays graded side by side: ``whist analyse`` uses the cores it may run on, up to
+# ``DEFAULT_THREADS`` (the hard plays are the first few of a deal: more threads add little,
+# and each costs its own solver table, up to 335 MB); ``--threads`` asks for 1..MAX_THREADS.
+DEFAULT_THREADS = 4
+MAX_THREADS = 16
 # Two hands with table piles (Japanese Whist) are solved from this many tricks left: one
 # more costs 0.5-14 s a position (this 2-core machine), 15 at most 0.3 s.
 PILES_EXACT = 15
@@ -164,13 +170,40 @@ class Limits:
     def __init__(self, seconds: float | None = None) -> None:
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.asked = False
-        self.solving: Control | None = None  # the solve under way, if any
+        self._solving: list[Control] = []  # the solves under way (one a grading thread)
+        self._guard = threading.Lock()
 
     def stop(self) -> None:
         self.asked = True
-        solving = self.solving
-        if solving is not None:
-            solving.stop()
+        with self._guard:
+            solving = list(self._solving)
+        for control in solving:
+            control.stop()
+
+    @contextlib.contextmanager
+    def solving(self, control: Control) -> Iterator[None]:
+        """``control``'s solve runs in the block: a stop reaches it (and one asked before
+        it could be reached stops it at once)."""
+        with self._guard:
+            self._solving.append(control)
+        if self.over:
+            control.stop()
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._solving.remove(control)
+
+    def under_way(self) -> tuple[int, int, int]:
+        """Of the solves under way: their cards valued, their cards to value, and the
+        positions they have searched."""
+        with self._guard:
+            solving = list(self._solving)
+        return (
+            sum(c.cards_done for c in solving),
+            sum(c.cards_total for c in solving),
+            sum(c.nodes for c in solving),
+        )
 
     def check(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
@@ -180,6 +213,16 @@ class Limits:
     def over(self) -> bool:
         self.check()
         return self.asked
+
+
+def default_threads() -> int:
+    """Threads ``whist analyse`` grades plays with: the cores this process may use, at most
+    ``DEFAULT_THREADS``."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, DEFAULT_THREADS))
 
 
 # ------------------------------------------------------------------------ entry points
@@ -200,10 +243,13 @@ def analyse(
     only: int | None = None,
     limits: Limits | None = None,
     progress: Callable[[Progress], None] | None = None,
+    threads: int = 1,
 ) -> list[DealAnalysis]:
     """Every deal of ``record`` that reached card play (or only deal ``only``), each card
     played graded. With ``limits``, stops when they are over: the deal being graded is
-    returned cut short (``finished`` False) and later deals are left out."""
+    returned cut short (``finished`` False) and later deals are left out. ``threads``:
+    plays graded side by side (on as many cores; each thread's solver table costs its own
+    memory, up to 335 MB in four-hand misère)."""
     _, error = replay(record)
     if error is not None:
         raise CannotAnalyse(f"deal {error.deal} action {error.action} is refused: {error.message}")
@@ -216,7 +262,7 @@ def analyse(
         known_from = record.deals[index].known_from
         if known_from is None:
             continue  # a rebuilt deck never fully known: nothing exact to say
-        graded = _grade_deal(record, index, known_from, limits, progress)
+        graded = _grade_deal(record, index, known_from, limits, progress, threads)
         if graded is not None:
             analyses.append(graded)
             if not graded.finished:
@@ -257,6 +303,7 @@ def _grade_deal(
     known_from: int,
     limits: Limits | None,
     progress: Callable[[Progress], None] | None,
+    threads: int,
 ) -> DealAnalysis | None:
     match = Match(record.variant, record.options)
     for earlier in record.deals[:index]:
@@ -285,23 +332,81 @@ def _grade_deal(
     # from one position to the next, and what it learns near the end serves the positions
     # before (at the start of a misère deal, about a tenth faster than in play order).
     order = sorted(range(len(positions)), key=lambda k: (not positions[k].solvable, -k))
-    grades: list[Grade | None] = [None] * len(positions)
-    rng = Random(f"analyse:{index}")
-    for done, k in enumerate(order):
-        if limits is not None and limits.over:
-            analysis.finished = False
-            break
-        if progress is not None:
-            progress(Progress(index, done, len(positions)))
-        known = None
-        if k + 1 < len(positions):
-            known = _played_value(positions[k], positions[k + 1], grades[k + 1])
-        grades[k] = _grade(positions[k], rng, limits, known)
-    else:
-        if progress is not None:
-            progress(Progress(index, len(positions), len(positions)))
+    grades, analysis.finished = _grade_plays(positions, order, index, limits, progress, threads)
     analysis.plays = [grade for grade in grades if grade is not None]
     return analysis
+
+
+def _grade_plays(
+    positions: list[Position],
+    order: list[int],
+    deal: int,
+    limits: Limits | None,
+    progress: Callable[[Progress], None] | None,
+    threads: int,
+) -> tuple[list[Grade | None], bool]:
+    """Each position's grade (None: not reached before a stop), taken in ``order`` by
+    ``threads`` threads side by side (each with its own solver table), and whether every
+    one was graded. A play's value is taken as known when the next play is graded already
+    (``_played_value``): in one thread always, with more only when the other thread got
+    there first."""
+    grades: list[Grade | None] = [None] * len(positions)
+    lock = threading.Lock()  # guards the queue, the grades and the progress calls
+    queue = iter(order)
+    done = 0
+    stopped = False
+
+    def grade_some() -> None:
+        nonlocal done, stopped
+        while True:
+            with lock:
+                if stopped or (limits is not None and limits.over):
+                    stopped = True
+                    return
+                k = next(queue, None)
+                if k is None:
+                    return
+                if progress is not None:
+                    progress(Progress(deal, done, len(positions)))
+                known = None
+                if k + 1 < len(positions):
+                    known = _played_value(positions[k], positions[k + 1], grades[k + 1])
+            # An estimate's draws depend on the play alone, not on which thread took what.
+            grade = _grade(positions[k], Random(f"analyse:{deal}:{k}"), limits, known)
+            with lock:
+                grades[k] = grade
+                done += 1
+
+    failures: list[BaseException] = []
+
+    def in_own_tables() -> None:
+        nonlocal stopped
+        from whist.solver import own_tables
+
+        try:
+            with own_tables():
+                grade_some()
+        except BaseException as exc:  # raised again in the caller's thread
+            with lock:
+                failures.append(exc)
+                stopped = True
+
+    if threads <= 1:
+        grade_some()  # in this thread, with the solver's shared table
+    else:
+        workers = [
+            threading.Thread(target=in_own_tables, name=f"whist-grade-{n}", daemon=True)
+            for n in range(min(threads, len(order)))
+        ]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        if failures:
+            raise failures[0]
+    if not stopped and progress is not None:
+        progress(Progress(deal, len(positions), len(positions)))
+    return grades, not stopped
 
 
 def most_tricks(contract: Contract | None) -> bool:
@@ -350,27 +455,20 @@ def solve_position(
     from whist.solver import Control, solve_bounds
 
     control = Control()
-    if limits is not None:
-        limits.solving = control
-        if limits.over:  # asked before the solve could be stopped
-            control.stop()
-    try:
-        with stopped_after(control, budget):
-            return solve_bounds(
-                hands,
-                deal.trump,
-                deal.leader,
-                deal.trick,
-                most,
-                blockers or None,
-                control=control,
-                keep_table=True,
-                graded=graded,
-                known=known,
-            )
-    finally:
-        if limits is not None:
-            limits.solving = None
+    watched = contextlib.nullcontext() if limits is None else limits.solving(control)
+    with watched, stopped_after(control, budget):
+        return solve_bounds(
+            hands,
+            deal.trump,
+            deal.leader,
+            deal.trick,
+            most,
+            blockers or None,
+            control=control,
+            keep_table=True,
+            graded=graded,
+            known=known,
+        )
 
 
 @contextlib.contextmanager

@@ -46,6 +46,18 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
+def _threads(text: str) -> int:
+    from whist.analysis import MAX_THREADS
+
+    try:
+        threads = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= threads <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"{threads} is not in 1..{MAX_THREADS}")
+    return threads
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="whist", description="Whist Club")
     parser.add_argument("--version", action=_VersionAction)
@@ -91,6 +103,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         metavar="S",
         help="stop after S seconds; plays not graded by then are left out",
+    )
+    analyse.add_argument(
+        "--threads",
+        type=_threads,
+        default=None,
+        metavar="N",
+        help="plays graded side by side, on N cores (default: the cores this process may "
+        "use, at most 4; each thread's solver table takes up to 335 MB)",
     )
 
     commands.add_parser("variants", help="list the variants, their options and presets")
@@ -170,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "analyse":
         from whist.analyse_cli import run_analyse
 
-        return run_analyse(args.file, args.json, args.deal, args.time_limit)
+        return run_analyse(args.file, args.json, args.deal, args.time_limit, args.threads)
     if args.command == "serve":
         from whist.server.main import run_server
 

@@ -65,13 +65,10 @@ def run_solve(path: str, as_json: bool, seconds: float | None = None) -> int:
     assert deal is not None
 
     def status() -> str:
-        solving = limits.solving
-        if solving is None or not solving.cards_total:
+        done, total, nodes = limits.under_way()
+        if not total:
             return "solving…"
-        return (
-            f"{solving.cards_done} of {solving.cards_total} cards solved, "
-            f"{solving.nodes:,} positions searched"
-        )
+        return f"{done} of {total} cards solved, {nodes:,} positions searched"
 
     tricks = watched("solve", lambda: solve_position(deal, limits), limits, status)
     seat, most = deal.turn, most_tricks(deal.contract)

@@ -29,8 +29,9 @@ reference the tests compare against; both take a :mod:`whist.solver.position`.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -188,12 +189,41 @@ class _Kernel:
 
 _state: _Kernel | None = None
 # One table and one set of buffers per process: a solve holds them from start to finish
-# (the kernel runs without the GIL, so other threads run meanwhile; another solve waits).
+# (the kernel runs without the GIL, so other threads run meanwhile; another solve waits),
+# except in a thread inside ``own_tables``.
 _lock = threading.Lock()
+# Tables of ``own_tables`` blocks that have ended, for the next ones: a huge table is
+# hundreds of MB, made once per thread that solves side by side, not once per block.
+_spare: list[_Kernel] = []
+_spare_lock = threading.Lock()
+_thread = threading.local()  # .own: the _Kernel of this thread's ``own_tables`` block
+
+
+@contextlib.contextmanager
+def own_tables() -> Iterator[None]:
+    """Solves in this thread, inside the block, use a table and buffers of their own, so
+    that they run beside other threads' solves instead of after them (an analysis grading
+    two plays at once on two cores).  Each block holding tables at the same time costs
+    their memory (up to the huge table's 335 MB in four-hand misère); ``keep_table`` keeps
+    what the block's earlier solves learnt."""
+    with _spare_lock:
+        state = _spare.pop() if _spare else _Kernel()
+    state.context = None  # a fresh table for the block's first solve
+    previous = getattr(_thread, "own", None)
+    _thread.own = state
+    try:
+        yield
+    finally:
+        _thread.own = previous
+        with _spare_lock:
+            _spare.append(state)
 
 
 def _kernel() -> _Kernel:
     global _state
+    own: _Kernel | None = getattr(_thread, "own", None)
+    if own is not None:
+        return own
     if _state is None:
         _state = _Kernel()
     return _state
@@ -209,7 +239,8 @@ def _run(
     graded: int | None = None,
     known: int | None = None,
 ) -> tuple[int, dict[int, tuple[int, int]]]:
-    with _lock:
+    own: _Kernel | None = getattr(_thread, "own", None)
+    with contextlib.nullcontext() if own is not None else _lock:
         return _run_locked(
             _kernel(), position, most, every_card, guess, control, keep_table, graded, known
         )

@@ -5,8 +5,13 @@ Misère and two-hand positions are not DDS's game; they stay with ``whist.solver
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from types import ModuleType
+
+# SolveBoard's thread 0 holds one search's memory: two threads calling it at once (an
+# analysis grading plays side by side) corrupt each other's ("Sum 2 is not four").
+_solving = threading.Lock()
 
 
 def _binding() -> ModuleType:
@@ -40,7 +45,8 @@ def dds_solve(
         for suit in range(4):
             deal.remainCards[seat][suit] = ((hands[seat] >> (13 * suit)) & 0x1FFF) << 2
     future = _dds.futureTricks()
-    _dds.SolveBoard(deal, -1, 3, 1, future, 0)  # positions come checked by the caller
+    with _solving:
+        _dds.SolveBoard(deal, -1, 3, 1, future, 0)  # positions come checked by the caller
     out: dict[int, int] = {}
     for i in range(future.cards):
         held = (1 << future.rank[i]) | future.equals[i]
