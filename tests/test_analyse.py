@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from random import Random
@@ -17,7 +18,13 @@ from typing import Any
 
 import pytest
 
-from whist.analysis import Progress, analyse, analyse_document, stopped_after
+from whist.analysis import (
+    CPU_POLL_SECONDS,
+    Progress,
+    analyse,
+    analyse_document,
+    stopped_after,
+)
 from whist.analysis import to_json as analysis_json
 from whist.bots import make_bot
 from whist.cli import main
@@ -123,6 +130,22 @@ def test_a_plays_budget_counts_the_solvers_own_cpu_time() -> None:
         while not working.stopped and time.monotonic() < deadline:
             sum(range(1000))  # the solver at work
     assert working.stopped and time.thread_time() - cpu >= 0.1
+
+
+def test_a_budget_whose_thread_is_gone_ends_its_watch_quietly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A grading thread that has ended leaves no error behind in the thread that watched
+    its play's CPU time (the thread's CPU clock is gone with it)."""
+    failures: list[Any] = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    control = Control()
+    budget = stopped_after(control, 5.0)
+    gone = threading.Thread(target=budget.__enter__)  # watched, then ended
+    gone.start()
+    gone.join()
+    time.sleep(10 * CPU_POLL_SECONDS)
+    assert failures == [] and not control.stopped
 
 
 def test_stock_plays_are_estimates_and_stage_two_is_exact() -> None:
