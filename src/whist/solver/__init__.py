@@ -240,7 +240,11 @@ def _run(
     known: int | None = None,
 ) -> tuple[int, dict[int, tuple[int, int]]]:
     own: _Kernel | None = getattr(_thread, "own", None)
-    with contextlib.nullcontext() if own is not None else _lock:
+    if own is not None:  # this thread's own tables: nobody else's solve to wait for
+        return _run_locked(
+            own, position, most, every_card, guess, control, keep_table, graded, known
+        )
+    with _lock:
         return _run_locked(
             _kernel(), position, most, every_card, guess, control, keep_table, graded, known
         )
