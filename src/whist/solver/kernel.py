@@ -35,6 +35,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   the search with them.
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
   of each run is searched (and a result covering every card then depends on its rank).
+  And once a card has been searched at a node, the other cards of its suit below the lowest
+  card that the node's lines so far depend on stand for it (Haglund & Hein's "one small
+  card a suit"): on 13-trick most-tricks positions that halves the trick starts searched.
 * Move ordering: the table's best lead (most tricks), then per-seat heuristics (cash sure
   winners, lead to partner's winners or towards a ruff, win as cheaply as is safe, discard
   low; in misère the last two leads that refuted a test at the trick first, then low cards
@@ -965,7 +968,8 @@ def _run_length(c: int, free: int, inplay: int) -> int:
 (F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW) = range(11)
 F_TABLE = 11  # the cards on the table
 F_WIN = 12  # the index in the trick of the card now winning it (pos > 0)
-N_FIELDS = 13
+F_SKIP = 13  # cards left to try that a card tried already stands for (see CHILD_DONE)
+N_FIELDS = 14
 MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
 ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
@@ -1280,6 +1284,7 @@ def _search(
             target = frames[d, F_TARGET]
             frames[d, F_SLOT] = -1
             frames[d, F_W] = 0
+            frames[d, F_SKIP] = 0
             state = RETURN
             wres = 0
             if target <= 0:
@@ -1498,6 +1503,10 @@ def _search(
             state = ADVANCE
         elif state == ADVANCE:
             i = frames[d, F_IDX]
+            skip = frames[d, F_SKIP]
+            while i < frames[d, F_CNT] and (skip >> moves[d, i]) & 1:
+                i += 1
+            frames[d, F_IDX] = i
             if i >= frames[d, F_CNT]:
                 # every card tried, none reached the node's goal
                 result = frames[d, F_MAX] == 0
@@ -1608,7 +1617,18 @@ def _search(
                     )
                 state = RETURN
             else:
-                frames[d, F_W] |= wres | frames[d, F_TW]
+                fw = frames[d, F_W] | wres | frames[d, F_TW]
+                frames[d, F_W] = fw
+                # The lines after this card depend on no rank of its suit below the lowest
+                # card the node's lines so far depend on: if this card is below it, so is
+                # every card of its suit left to try there, and those stand for it (the
+                # result carries over, as the table's entries do, to positions that differ
+                # only below that card).  Haglund & Hein: one "small" card a suit.
+                cs = _SUIT[c]
+                ws = _suit_bits(fw, cs)
+                low = 13 if ws == 0 else _hib(ws & -ws)
+                if _RANK[c] < low and nblk == 0:  # (a blocker's down card is no small card)
+                    frames[d, F_SKIP] |= ((1 << low) - 1) << (13 * cs)
                 frames[d, F_IDX] += 1
                 state = ADVANCE
         else:  # RETURN: node d is done with ``result`` and ``wres``
