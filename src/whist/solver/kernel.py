@@ -30,6 +30,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   most-tricks solves and saved a quarter at 12-trick misère, against the earlier rule of
   making every entry from 6 tricks left fix the top owners.)
   With blockers (two hands) the key is the exact cards instead.
+* Most tricks, four hands, at the second card of a trick: the trick the second hand's side
+  is sure to win (a ruff the third hand cannot beat, or the top card of the suit led) and,
+  in no trump, the winner's top cards after it, when that decides the test.
 * Misère, four hands at the start of the last two tricks: every line is played out at once
   (at most sixteen, :func:`_two_tricks`), with no bounds and no table: that costs less than
   the search with them.
@@ -51,8 +54,9 @@ its tests proved so far, which is what a stopped ``whist.solver.solve_bounds`` r
 
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
-tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs, [37..38] misère forced-trick
-cut-offs at a trick start and [39] within a trick.
+tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs at a trick start and [35] at
+its second card, [37..38] misère forced-trick cut-offs at a trick start and [39] within a
+trick.
 
 Cost per node (this is the one place where speed rules over elegance):
 
@@ -426,6 +430,66 @@ def _quick_tricks(
             total += runs
             w |= wp
     return total, w
+
+
+@_inline
+def _second_hand_tricks(hands: np.ndarray, trump: int, led: int, seat: int) -> tuple[int, int]:
+    """Most tricks, four hands, ``seat`` second to play to a trick led with ``led``: tricks
+    its side takes for sure from this trick on (0 if it may lose this one), and the cards
+    that depends on (Haglund & Hein's quick tricks of the second hand).  The side wins the
+    trick when one of its hands can ruff and the third hand cannot, or when its highest
+    card of the suit led beats the card led and every card the third hand holds there
+    (and the third hand cannot ruff).  In no trump the hand winning it then cashes the next
+    top card of that suit if it holds it too, and its top card of every other suit."""
+    s = _SUIT[led]
+    third = hands[(seat + 1) & 3]
+    partner = hands[(seat + 2) & 3]
+    ours = _suit_bits(hands[seat], s) | _suit_bits(partner, s)
+    theirs = _suit_bits(third, s)
+    third_ruffs = trump >= 0 and s != trump and theirs == 0 and _suit_bits(third, trump) != 0
+    if third_ruffs:
+        return 0, 0
+    if (
+        trump >= 0
+        and s != trump
+        and (
+            (_suit_bits(hands[seat], s) == 0 and _suit_bits(hands[seat], trump) != 0)
+            or (_suit_bits(partner, s) == 0 and _suit_bits(partner, trump) != 0)
+        )
+    ):
+        return 1, 0  # a ruff the third hand cannot beat: no rank counts
+    if ours == 0 or _hib(ours) < max(_RANK[led], _hib(theirs)):
+        return 0, 0
+    top = _hib(ours)
+    w = 1 << (13 * s + top)
+    if trump >= 0:
+        return 1, w
+    # no trump: the hand holding the winner leads next
+    hh = hands[seat] if (_suit_bits(hands[seat], s) >> top) & 1 else partner
+    others = (
+        hands[(seat + 1) & 3] | hands[(seat + 3) & 3] | (partner if hh != partner else hands[seat])
+    )
+    q = 1
+    mine = _suit_bits(hh, s) ^ (1 << top)
+    if mine != 0:
+        nxt = _hib(mine)
+        if _suit_bits(others, s) >> nxt == 0 and (_RANK[led] < nxt):
+            q += 1
+            w |= 1 << (13 * s + nxt)
+    for t in range(4):
+        if t == s:
+            continue
+        mt = _suit_bits(hh, t)
+        if mt == 0:
+            continue
+        ot = _suit_bits(others, t)
+        ht = _hib(mt)
+        if ot == 0:
+            q += _popc(mt)  # a suit nobody else holds: every card of it
+        elif _hib(ot) < ht:
+            q += 1
+            w |= 1 << (13 * t + ht)
+    return q, w
 
 
 @_inline
@@ -1320,6 +1384,22 @@ def _search(
                 # them coarser: there this made 13-trick solves 20% slower)
                 result, wres = _two_tricks(hands, trump, leader, root_side, target)
                 continue
+            if not misere and pos == 1 and players == 4 and nblk == 0:
+                # Most tricks, second hand: tricks its side takes for sure from here (the
+                # trick, then the winner's top cards in no trump) decide the test.
+                q, wq = _second_hand_tricks(hands, trump, trick[left, 0], seat)
+                if q > 0:
+                    if _side(seat, players) == root_side:
+                        if q >= target:
+                            stats[35] += 1
+                            result = True
+                            wres = wq
+                            continue
+                    elif left - q < target:
+                        stats[35] += 1
+                        result = False
+                        wres = wq
+                        continue
             if misere and pos > 0 and (target == 1 or target == left):
                 # Misère, a trick under way, and one more trick for one side decides: the
                 # side now winning it (Z) takes it if every hand of the other side still to
