@@ -41,7 +41,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   And once a card has been searched at a node, the other cards of its suit below the lowest
   card that the node's lines so far depend on stand for it (Haglund & Hein's "one small
   card a suit"): on 13-trick most-tricks positions that halves the trick starts searched.
-* Move ordering: the table's best lead (most tricks), then per-seat heuristics (cash sure
+* Move ordering: the table's best lead (most tricks; failing an entry of the position, one
+  of a position that differs only in the owners of top cards: 6-8% fewer nodes at 13
+  tricks), then per-seat heuristics (cash sure
   winners, lead to partner's winners or towards a ruff, win as cheaply as is safe, discard
   low; in misère the last two leads that refuted a test at the trick first, then low cards
   the opponents must beat, duck under with the highest card, throw the card likeliest to
@@ -1487,6 +1489,7 @@ def _search(
                     )
                     frames[d, F_SLOT] = b
                     cut = False
+                    near_card = -1  # a similar position's best lead (other top owners)
                     # the bucket of the entries that fix every suit's top owner, then the
                     # bucket of the others
                     for probe in range(2):
@@ -1518,6 +1521,10 @@ def _search(
                                         ok = False
                                         break
                                 if not ok:
+                                    if near_card < 0 and not misere:
+                                        bc = tt[b, E_BEST, e]
+                                        if bc >= 0:
+                                            near_card = _code_card(bc, rem)
                                     continue
                             elo = info & 0x1F  # side 0's tricks: see _store
                             ehi = (info >> 5) & 0x1F
@@ -1542,6 +1549,8 @@ def _search(
                             break
                     if cut:
                         continue
+                    if best_card < 0:
+                        best_card = near_card
             hand = hands[seat]
             legal = _legal(hands, trick, left, seat, pos, blk, nblk)
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
