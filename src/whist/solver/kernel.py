@@ -43,11 +43,11 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   card a suit"): on 13-trick most-tricks positions that halves the trick starts searched.
 * Move ordering: the table's best lead (most tricks; failing an entry of the position, one
   of a position that differs only in the owners of top cards: 6-8% fewer nodes at 13
-  tricks), then per-seat heuristics (cash sure
-  winners, lead to partner's winners or towards a ruff, win as cheaply as is safe, discard
-  low; in misère the last two leads that refuted a test at the trick first, then low cards
-  the opponents must beat, duck under with the highest card, throw the card likeliest to
-  win its suit, and treat a card an opponent still to play must beat as a duck).
+  tricks), then per-seat heuristics (cash sure winners, lead to partner's winners or
+  towards a ruff, win as cheaply as is safe, discard low; in misère the last two leads that
+  refuted a test at the trick first, then low cards the opponents must beat, duck under with
+  the highest card, throw the card likeliest to win its suit, and treat a card an opponent
+  still to play must beat as a duck).
 
 Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and every
 ``POLL_NODES`` nodes the search reads a stop flag another thread may set in ``ctl``
