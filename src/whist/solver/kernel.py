@@ -551,11 +551,11 @@ def _forced(
     want to lose tricks, so this is a lower bound on X's tricks.  Returns ``left`` when X
     takes every trick, 1 when Y can make X take this trick, else 0.
 
-    * X leads and every card of the leader L beats all of Y's cards of its suit: whatever
-      L leads wins unless a Y hand ruffs, and a Y hand void in the suit throws a non-trump
-      if it has one.  If moreover Y holds no trumps and L's partner P can never win a trick
-      (its cards of L's suits are all below L's, and it holds no trump to ruff with) or
-      holds only such top cards itself, X keeps the lead and wins every trick.
+    * X leads, and in every suit the leader L holds each Y hand can play under L's lowest
+      card (or throw a non-trump): whatever L leads, X takes the trick.  If every card of
+      L beats all of Y's cards of its suit, Y holds no trumps and L's partner P can never
+      win a trick (its cards of L's suits are all below L's, and it holds no trump to ruff
+      with) or holds only such top cards itself, X keeps the lead and wins every trick.
     * Y leads: with X holding only top cards in every suit and Y no trumps, a lead of a
       suit X holds wins X this trick and then every other (X leads a top card each time).
       Else the leader's lowest card of a suit, its partner's lowest (or a throw), below
@@ -580,19 +580,27 @@ def _forced(
         # X leads: L = lead, P = other, Y = y1, y2
         ys_all = y1 | y2
         w = 0
+        top = True  # every card of L beats all of Y's cards of its suit
         for s in range(4):
             ls_ = _suit_bits(lead, s)
             if ls_ == 0:
                 continue
             low = _hib(ls_ & -ls_)
-            if (_suit_bits(ys_all, s) >> low) != 0:
-                return 0, 0
             if ts and s != trump:
                 if _suit_bits(y1, s) == 0 and _only_trumps(y1, trump):
                     return 0, 0
                 if y2 != 0 and _suit_bits(y2, s) == 0 and _only_trumps(y2, trump):
                     return 0, 0
+            if (_suit_bits(ys_all, s) >> low) != 0:
+                # X still takes the trick if each Y hand can play under L's lowest card
+                top = False
+                for y in (y1, y2):
+                    ys = _suit_bits(y, s)
+                    if ys != 0 and (ys & ((1 << low) - 1)) == 0:
+                        return 0, 0
             w |= 1 << (13 * s + low)
+        if not top:
+            return 1, w
         if ts and _suit_bits(ys_all, trump) != 0:
             return 1, w
         if other == 0:
