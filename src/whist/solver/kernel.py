@@ -362,10 +362,12 @@ def _sure_trumps(
 
 @_inline
 def _quick_tricks(
-    hands: np.ndarray, players: int, trump: int, rem: int, leader: int
+    hands: np.ndarray, players: int, trump: int, rem: int, leader: int, need: int
 ) -> tuple[int, int]:
     """Tricks the leader can cash at once from the top (a sound lower bound for its side),
-    and the cards that count depends on (the lowest winner counted in each suit)."""
+    and the cards that count depends on (the lowest winner counted in each suit).  It stops
+    at ``need`` tricks, the count the test needs: a bound on fewer cards lets the table
+    entries above it serve more positions (about 1% fewer nodes at 13 tricks)."""
     hand = hands[leader]
     ls = _side(leader, players)
     opp_trumps = 0
@@ -386,6 +388,8 @@ def _quick_tricks(
         if ktrump > 0:
             total = ktrump
             w |= _nth_card(rem, trump, ktrump)
+            if total >= need:
+                return total, w
     drawn = ktrump >= max_opp_trumps  # cashing the top trumps leaves the opponents none
     for s in range(4):
         if s == trump:
@@ -405,6 +409,8 @@ def _quick_tricks(
         if k > 0:
             total += k
             w |= _nth_card(rem, s, k)
+            if total >= need:
+                return total, w
     if players == 4 and (trump < 0 or _suit_bits(rem, trump) == 0):
         # No trumps in play: after the leader's winners, a low card to the partner's top
         # card, whose winners then all cash too.  The partner keeps its winners through
@@ -435,14 +441,17 @@ def _quick_tricks(
 
 
 @_inline
-def _second_hand_tricks(hands: np.ndarray, trump: int, led: int, seat: int) -> tuple[int, int]:
+def _second_hand_tricks(
+    hands: np.ndarray, trump: int, led: int, seat: int, need: int
+) -> tuple[int, int]:
     """Most tricks, four hands, ``seat`` second to play to a trick led with ``led``: tricks
     its side takes for sure from this trick on (0 if it may lose this one), and the cards
     that depends on (Haglund & Hein's quick tricks of the second hand).  The side wins the
     trick when one of its hands can ruff and the third hand cannot, or when its highest
     card of the suit led beats the card led and every card the third hand holds there
     (and the third hand cannot ruff).  In no trump the hand winning it then cashes the next
-    top card of that suit if it holds it too, and its top card of every other suit."""
+    top card of that suit if it holds it too, and its top card of every other suit, unless
+    the trick alone is the ``need`` the test has (as in :func:`_quick_tricks`)."""
     s = _SUIT[led]
     third = hands[(seat + 1) & 3]
     partner = hands[(seat + 2) & 3]
@@ -464,7 +473,7 @@ def _second_hand_tricks(hands: np.ndarray, trump: int, led: int, seat: int) -> t
         return 0, 0
     top = _hib(ours)
     w = 1 << (13 * s + top)
-    if trump >= 0:
+    if trump >= 0 or need <= 1:
         return 1, w
     # no trump: the hand holding the winner leads next
     hh = hands[seat] if (_suit_bits(hands[seat], s) >> top) & 1 else partner
@@ -1397,7 +1406,13 @@ def _search(
             if not misere and pos == 1 and players == 4 and nblk == 0:
                 # Most tricks, second hand: tricks its side takes for sure from here (the
                 # trick, then the winner's top cards in no trump) decide the test.
-                q, wq = _second_hand_tricks(hands, trump, trick[left, 0], seat)
+                q, wq = _second_hand_tricks(
+                    hands,
+                    trump,
+                    trick[left, 0],
+                    seat,
+                    target if _side(seat, players) == root_side else left - target + 1,
+                )
                 if q > 0:
                     if _side(seat, players) == root_side:
                         if q >= target:
@@ -1440,7 +1455,14 @@ def _search(
             if pos == 0:
                 ls = _side(leader, players)
                 if nblk == 0 and not misere:
-                    q, wq = _quick_tricks(hands, players, trump, rem, leader)
+                    q, wq = _quick_tricks(
+                        hands,
+                        players,
+                        trump,
+                        rem,
+                        leader,
+                        target if ls == root_side else left - target + 1,
+                    )
                     if ls == root_side:
                         if q >= target:
                             stats[31] += 1
