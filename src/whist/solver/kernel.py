@@ -361,6 +361,14 @@ def _sure_trumps(
 
 
 @_inline
+def _need(ours: bool, target: int, left: int) -> int:
+    """Sure tricks that decide a test (``score >= target`` with ``left`` tricks to play) for
+    a side: the root side's (``ours``) reach the target, the other side's keep the root
+    side below it.  Both directions of a sure-trick bound are then one comparison."""
+    return target if ours else left - target + 1
+
+
+@_inline
 def _quick_tricks(
     hands: np.ndarray, players: int, trump: int, rem: int, leader: int, need: int
 ) -> tuple[int, int]:
@@ -1406,25 +1414,14 @@ def _search(
             if not misere and pos == 1 and players == 4 and nblk == 0:
                 # Most tricks, second hand: tricks its side takes for sure from here (the
                 # trick, then the winner's top cards in no trump) decide the test.
-                q, wq = _second_hand_tricks(
-                    hands,
-                    trump,
-                    trick[left, 0],
-                    seat,
-                    target if _side(seat, players) == root_side else left - target + 1,
-                )
-                if q > 0:
-                    if _side(seat, players) == root_side:
-                        if q >= target:
-                            stats[35] += 1
-                            result = True
-                            wres = wq
-                            continue
-                    elif left - q < target:
-                        stats[35] += 1
-                        result = False
-                        wres = wq
-                        continue
+                ours = _side(seat, players) == root_side
+                need = _need(ours, target, left)
+                q, wq = _second_hand_tricks(hands, trump, trick[left, 0], seat, need)
+                if q >= need:
+                    stats[35] += 1
+                    result = ours
+                    wres = wq
+                    continue
             if misere and pos > 0 and (target == 1 or target == left):
                 # Misère, a trick under way, and one more trick for one side decides: the
                 # side now winning it (Z) takes it if every hand of the other side still to
@@ -1455,23 +1452,12 @@ def _search(
             if pos == 0:
                 ls = _side(leader, players)
                 if nblk == 0 and not misere:
-                    q, wq = _quick_tricks(
-                        hands,
-                        players,
-                        trump,
-                        rem,
-                        leader,
-                        target if ls == root_side else left - target + 1,
-                    )
-                    if ls == root_side:
-                        if q >= target:
-                            stats[31] += 1
-                            result = True
-                            wres = wq
-                            continue
-                    elif left - q < target:
-                        stats[32] += 1
-                        result = False
+                    ours = ls == root_side
+                    need = _need(ours, target, left)
+                    q, wq = _quick_tricks(hands, players, trump, rem, leader, need)
+                    if q >= need:
+                        stats[31 if ours else 32] += 1
+                        result = ours
                         wres = wq
                         continue
                 if trump >= 0:
