@@ -11,8 +11,8 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   and the other side minimises it; both objectives are zero-sum.
 * ``_search(..., target)`` answers "can R reach ``score >= target`` from here?" (a null
   window), depth-first with an explicit stack (numba cannot cache self-recursive code).  The
-  root first finds the position's value by bisection on such tests, then each card's value
-  from there down (usually one test a card).
+  root first finds the position's value by bisection on such tests (in misère, from 1 up),
+  then each card's value from there down (usually one test a card).
 * At every trick start: trivial bounds (0..tricks left), sure-trick bounds (the leader's
   quick tricks with its partner's winners when no trumps are left, for most tricks; trumps
   that beat all of the other side's, both modes; in misère, the tricks a side cannot avoid
@@ -56,9 +56,9 @@ its tests proved so far, which is what a stopped ``whist.solver.solve_bounds`` r
 
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
-tricks left, [30] table cut-offs, [31..34] sure-trick cut-offs at a trick start and [35] at
-its second card, [37..38] misère forced-trick cut-offs at a trick start and [39] within a
-trick.
+tricks left, [30] table cut-offs and [36] entries of the position found that did not decide
+the test, [31..34] sure-trick cut-offs at a trick start and [35] at its second card,
+[37..38] misère forced-trick cut-offs at a trick start and [39] within a trick.
 
 Cost per node (this is the one place where speed rules over elegance):
 
@@ -1557,6 +1557,7 @@ def _search(
                                 if not absolute:
                                     wres = _depth_cards(depths, rem)
                                 break
+                            stats[36] += 1
                             bc = tt[b, E_BEST, e]
                             # (in misère the killers below order better than the table's lead)
                             if bc >= 0 and best_card < 0 and not misere:
@@ -1850,6 +1851,13 @@ def solve_kernel(
     only = root_moves[0] if cnt == 1 else -1
     step = 0 <= guess <= left
     g = (guess if not misere else left - guess) if step else 0
+    if misere and not step:
+        # Misère without a guess: one trick at a time from the bottom.  A test far from the
+        # value on either side is cheap, the two next to it dear; bisection's first test,
+        # half way, is dear too, misère values lying low (the side on lead takes most
+        # tricks): on 13-trick no-trump deals 27% and 47% fewer nodes (two seeds).
+        step = True
+        g = 1
     if graded >= 0 and 0 <= known <= left:
         # the graded card reaches its known score, and no more: only the cards that might
         # beat it are left to test, from one trick above it up
