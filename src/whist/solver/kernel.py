@@ -1854,8 +1854,9 @@ def solve_kernel(
     if misere and not step:
         # Misère without a guess: one trick at a time from the bottom.  A test far from the
         # value on either side is cheap, the two next to it dear; bisection's first test,
-        # half way, is dear too, misère values lying low (the side on lead takes most
-        # tricks): on 13-trick no-trump deals 27% and 47% fewer nodes (two seeds).
+        # half way, is dear too, as the score (the other side's tricks) mostly lies low:
+        # the side on lead in misère takes most tricks.  On 13-trick no-trump deals 27%
+        # and 47% fewer nodes (two seeds), at 8 tricks 2% fewer.
         step = True
         g = 1
     if graded >= 0 and 0 <= known <= left:
