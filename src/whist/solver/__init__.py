@@ -73,6 +73,13 @@ _BIG_TT_WAYS = 512
 # (and a first solve would pay for touching the bigger table).
 _HUGE_SEARCH_TRICKS = 12
 _HUGE_TT_BUCKETS = 1 << 14
+# In the huge table, the entries that fix the owners of the top two cards of every suit
+# get buckets of their own, picked by those owners (see the kernel's ``_signature``): the
+# fullest buckets then throw away fewer entries.  On seven 13-trick no-trump misère deals
+# (seed 1284282114) that searched 0-50% fewer nodes (99 to 50 million on the dearest that
+# finished); in the big table (11 tricks) and the small one (8) the same nodes, 6% slower
+# (a probe looks in one more bucket).
+_HUGE_TT_LEVELS = 2
 
 
 class Stopped(Exception):
@@ -277,6 +284,7 @@ def _run_locked(
     for i, c in enumerate(position.trick):
         trick[i] = c
     blk = np.array(position.blockers, dtype=np.int64) if position.blockers else k.noblk
+    table = k.table(position.tricks_left, players, most, keep_table)
     value = k.kernel.solve_kernel(
         hands[:players],
         trick,
@@ -287,7 +295,7 @@ def _run_locked(
         not most,
         blk,
         len(position.blockers),
-        k.table(position.tricks_left, players, most, keep_table),
+        table,
         k.next_gen(context if keep_table else None),
         True,
         every_card,
@@ -298,6 +306,7 @@ def _run_locked(
         k.hi,
         k.stats,
         k.no_control if control is None else control._flags,
+        _HUGE_TT_LEVELS if table is k.huge_tt else 1,
     )
     if not every_card:
         return int(value), {}

@@ -28,7 +28,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   alone for the others; a probe looks in both.  (Picking every bucket by the lengths alone
   crowded too many positions into one: the two kinds halved the nodes of 13-trick
   most-tricks solves and saved a quarter at 12-trick misère, against the earlier rule of
-  making every entry from 6 tricks left fix the top owners.)
+  making every entry from 6 tricks left fix the top owners.)  With ``levels`` 2 (the huge
+  table of whole misère deals), the entries that fix the top two owners of every suit get
+  buckets of their own too, picked by those owners, and a probe looks in three buckets.
   With blockers (two hands) the key is the exact cards instead.
 * Most tricks, four hands, at the second card of a trick: the trick the second hand's side
   is sure to win (a ruff the third hand cannot beat, or the top card of the suit led) and,
@@ -1088,7 +1090,6 @@ TT_FIELDS = 5
 # misère and a third fewer at 13 tricks most, the same at 8 (256: a few fewer nodes, no
 # faster).
 TT_WAYS = 128
-MIN_DEPTH = 1  # the top cards of each suit whose owners pick an entry's bucket
 ABSOLUTE_DEPTHS = 0xFFFF
 # E_INFO bits: lo 0-4, hi 5-9, leader 10-11, depths 12-27 (4 bits a suit), left 28-32,
 # generation 33-62.
@@ -1106,14 +1107,15 @@ def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
 
 
 @_inline
-def _signature(lv: np.ndarray, rem: int, left: int) -> int:
-    """Owners of the top MIN_DEPTH cards of each suit: they pick the bucket of the entries
-    that fix them (the shape alone crowds too many positions into one bucket); never 0, the
-    signature of the bucket of the entries that do not."""
+def _signature(lv: np.ndarray, rem: int, left: int, m: int) -> int:
+    """Owners of the top ``m`` cards of each suit (all of a shorter suit's): they pick the
+    bucket of the entries that fix them (the shape alone crowds too many positions into one
+    bucket); never 0, the signature of the bucket of the entries that fix no top owner of
+    some suit."""
     sig = 0
     for s in range(4):
         n = _popc(_suit_bits(rem, s))
-        k = MIN_DEPTH if n > MIN_DEPTH else n
+        k = m if n > m else n
         sig = (sig << 8) | ((lv[left, s] >> (2 * (n - k))) << 4) | k
     return sig
 
@@ -1169,6 +1171,7 @@ def _store(
     chosen: int,
     lv: np.ndarray,
     flip: bool,
+    levels: int,
 ) -> None:
     """Record "score >= target" (``result``) or "score < target" for the trick-start
     position in ``hands``, valid down to the winning ranks ``w``.  The table holds side 0's
@@ -1190,11 +1193,15 @@ def _store(
     if absolute:
         sig = t01
     else:
-        sig = _signature(lv, rem, left)
+        # the bucket of the deepest level (up to ``levels``) whose top owners the entry
+        # fixes in every suit (see _signature); level 0: the shape's own bucket
+        level = levels
         for s in range(4):
-            if (depths >> (4 * s)) & 0xF == 0 and _suit_bits(rem, s) != 0:
-                sig = 0  # an entry that does not fix every suit's top owner
-                break
+            k = (depths >> (4 * s)) & 0xF
+            n = _popc(_suit_bits(rem, s))
+            if k < n and k < level:
+                level = k
+        sig = 0 if level == 0 else _signature(lv, rem, left, level)
     b = _bucket(shape, leader, sig, tt.shape[0])
     victim = -1
     victim_left = 99
@@ -1343,6 +1350,7 @@ def _search(
     table0: int,
     ctl: np.ndarray,
     flip: bool,
+    levels: int,
 ) -> bool:
     """Can the root side reach ``score >= target0`` over the ``left0`` tricks from here (the
     current trick, ``trick[left0]``, has ``pos0`` cards), when the seat to act plays
@@ -1497,22 +1505,24 @@ def _search(
                 if use_tt:
                     stats[1] += 1
                     shape = hands[0] if absolute else lv[left, L_SHAPE]
-                    b = _bucket(
-                        shape,
-                        leader,
-                        hands[1] if absolute else _signature(lv, rem, left),
-                        nbuckets,
-                    )
-                    frames[d, F_SLOT] = b
+                    frames[d, F_SLOT] = 0
                     cut = False
                     near_card = -1  # a similar position's best lead (other top owners)
-                    # the bucket of the entries that fix every suit's top owner, then the
-                    # bucket of the others
-                    for probe in range(2):
-                        if probe == 1:
-                            if absolute:
-                                break
-                            b = _bucket(shape, leader, 0, nbuckets)
+                    # the bucket of the entries that fix the top two owners of every suit
+                    # (with ``levels`` 2), the bucket of those that fix the top owner, then
+                    # the bucket of the others (the same bucket is looked in once)
+                    prev_sig = -1
+                    for level in range(levels, -1, -1):
+                        if absolute:
+                            if level > 0:
+                                continue
+                            sig = hands[1]
+                        else:
+                            sig = 0 if level == 0 else _signature(lv, rem, left, level)
+                            if sig == prev_sig:
+                                continue
+                            prev_sig = sig
+                        b = _bucket(shape, leader, sig, nbuckets)
                         for e in range(tt.shape[2]):
                             info = tt[b, E_INFO, e]
                             if (info >> 33) != gen:
@@ -1644,6 +1654,7 @@ def _search(
                         -1,
                         lv,
                         flip,
+                        levels,
                     )
                 state = RETURN
                 continue
@@ -1720,6 +1731,7 @@ def _search(
                         c,
                         lv,
                         flip,
+                        levels,
                     )
                 state = RETURN
             else:
@@ -1766,6 +1778,7 @@ def solve_kernel(
     hi_out: np.ndarray,
     stats: np.ndarray,
     ctl: np.ndarray,
+    levels: int,
 ) -> int:
     """Returns the tricks of the side to act under best play (the current trick included),
     or -1 if stopped through ``ctl`` before that was known (or, with ``every_card``, before
@@ -1777,7 +1790,8 @@ def solve_kernel(
     none): the graded card's value, known to the caller (an analysis has just solved the
     position it leads to): the search then only asks whether another card does better.
     ``guess``: the value expected, where the search starts (-1: none).  ``ctl``: see
-    ``CTL_STOP``."""
+    ``CTL_STOP``.  ``levels``: 1, or 2 to give the entries that fix the owners of the top two
+    cards of every suit buckets of their own (see ``_signature``)."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
@@ -1897,6 +1911,7 @@ def solve_kernel(
             table,
             ctl,
             flip,
+            levels,
         )
         if ctl[CTL_STOP] != 0:
             stopped = True
@@ -1953,6 +1968,7 @@ def solve_kernel(
                 table,
                 ctl,
                 flip,
+                levels,
             )
             if ctl[CTL_STOP] != 0:
                 stopped = True
