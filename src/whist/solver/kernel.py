@@ -31,6 +31,10 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   making every entry from 6 tricks left fix the top owners.)  With ``levels`` 2 (the huge
   table of whole misère deals), the entries that fix the top two owners of every suit get
   buckets of their own too, picked by those owners, and a probe looks in three buckets.
+  A full bucket keeps its entries and sends new ones to one overflow bucket, which a probe
+  then looks in too: positions of one shape crowd a few buckets while the table is mostly
+  empty (a whole misère deal fills 2 of its 8 million places, and 5% of its buckets), and
+  evicting their entries cost up to a quarter of the nodes.
   With blockers (two hands) the key is the exact cards instead.
 * Most tricks, four hands, at the second card of a trick: the trick the second hand's side
   is sure to win (a ruff the third hand cannot beat, or the top card of the suit led) and,
@@ -1107,6 +1111,13 @@ def _bucket(shape: int, leader: int, sig: int, nbuckets: int) -> int:
 
 
 @_inline
+def _overflow(b: int, nbuckets: int) -> int:
+    """The bucket that takes the entries of bucket ``b`` once it is full."""
+    o = (((b + 1) * _M2) >> 24) & (nbuckets - 1)
+    return o if o != b else b ^ 1
+
+
+@_inline
 def _signature(lv: np.ndarray, rem: int, left: int, m: int) -> int:
     """Owners of the top ``m`` cards of each suit (all of a shorter suit's): they pick the
     bucket of the entries that fix them (the shape alone crowds too many positions into one
@@ -1204,26 +1215,34 @@ def _store(
         sig = 0 if level == 0 else _signature(lv, rem, left, level)
     b = _bucket(shape, leader, sig, tt.shape[0])
     victim = -1
-    victim_left = 99
-    for e in range(tt.shape[2]):
-        info = tt[b, E_INFO, e]
-        if (info >> 33) != gen:
-            # a bucket fills from the front within a search: the rest is free too
-            victim = e
-            break
-        if (
-            tt[b, E_SHAPE, e] == shape
-            and ((info >> 10) & 3) == leader
-            and ((info >> 12) & 0xFFFF) == depths
-            and tt[b, E_TOP01, e] == t01
-            and tt[b, E_TOP23, e] == t23
-        ):
-            victim = e
-            break
-        eleft = (info >> 28) & 0x1F
-        if eleft < victim_left:
-            victim = e
-            victim_left = eleft
+    for part in range(2):
+        if part == 1:
+            # a full bucket keeps its entries and sends new ones to its overflow bucket
+            # (where the shallowest entry makes room once that is full too)
+            if victim >= 0:
+                break
+            b = _overflow(b, tt.shape[0])
+        victim_left = 99
+        for e in range(tt.shape[2]):
+            info = tt[b, E_INFO, e]
+            if (info >> 33) != gen:
+                # a bucket fills from the front within a search: the rest is free too
+                victim = e
+                break
+            if (
+                tt[b, E_SHAPE, e] == shape
+                and ((info >> 10) & 3) == leader
+                and ((info >> 12) & 0xFFFF) == depths
+                and tt[b, E_TOP01, e] == t01
+                and tt[b, E_TOP23, e] == t23
+            ):
+                victim = e
+                break
+            if part == 1:
+                eleft = (info >> 28) & 0x1F
+                if eleft < victim_left:
+                    victim = e
+                    victim_left = eleft
     info = tt[b, E_INFO, victim]
     if (
         (info >> 33) == gen
@@ -1523,55 +1542,65 @@ def _search(
                                 continue
                             prev_sig = sig
                         b = _bucket(shape, leader, sig, nbuckets)
-                        for e in range(tt.shape[2]):
-                            info = tt[b, E_INFO, e]
-                            if (info >> 33) != gen:
-                                break  # the bucket's used entries come first
-                            if tt[b, E_SHAPE, e] != shape or ((info >> 10) & 3) != leader:
-                                continue
-                            depths = (info >> 12) & 0xFFFF
-                            if absolute:
-                                if tt[b, E_TOP01, e] != hands[1]:
+                        full = False
+                        for part in range(2):
+                            if part == 1:
+                                if not full:
+                                    break
+                                b = _overflow(b, nbuckets)  # see _store
+                            full = True
+                            for e in range(tt.shape[2]):
+                                info = tt[b, E_INFO, e]
+                                if (info >> 33) != gen:
+                                    full = False
+                                    break  # the bucket's used entries come first
+                                if tt[b, E_SHAPE, e] != shape or ((info >> 10) & 3) != leader:
                                     continue
-                            else:
-                                # compare the owners of the top cards, suit by suit
-                                ok = True
-                                for s in range(4):
-                                    k = (depths >> (4 * s)) & 0xF
-                                    if k == 0:
+                                depths = (info >> 12) & 0xFFFF
+                                if absolute:
+                                    if tt[b, E_TOP01, e] != hands[1]:
                                         continue
-                                    cur = lv[left, s]
-                                    cur >>= 2 * (_popc(_suit_bits(rem, s)) - k)
-                                    word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
-                                    if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
-                                        ok = False
-                                        break
-                                if not ok:
-                                    if near_card < 0 and not misere:
-                                        bc = tt[b, E_BEST, e]
-                                        if bc >= 0:
-                                            near_card = _code_card(bc, rem)
-                                    continue
-                            elo = info & 0x1F  # side 0's tricks: see _store
-                            ehi = (info >> 5) & 0x1F
-                            if flip:
-                                elo, ehi = left - ehi, left - elo
-                            if elo >= target:
-                                result = True
-                                cut = True
-                            elif ehi < target:
-                                result = False
-                                cut = True
+                                else:
+                                    # compare the owners of the top cards, suit by suit
+                                    ok = True
+                                    for s in range(4):
+                                        k = (depths >> (4 * s)) & 0xF
+                                        if k == 0:
+                                            continue
+                                        cur = lv[left, s]
+                                        cur >>= 2 * (_popc(_suit_bits(rem, s)) - k)
+                                        word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
+                                        if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
+                                            ok = False
+                                            break
+                                    if not ok:
+                                        if near_card < 0 and not misere:
+                                            bc = tt[b, E_BEST, e]
+                                            if bc >= 0:
+                                                near_card = _code_card(bc, rem)
+                                        continue
+                                elo = info & 0x1F  # side 0's tricks: see _store
+                                ehi = (info >> 5) & 0x1F
+                                if flip:
+                                    elo, ehi = left - ehi, left - elo
+                                if elo >= target:
+                                    result = True
+                                    cut = True
+                                elif ehi < target:
+                                    result = False
+                                    cut = True
+                                if cut:
+                                    stats[30] += 1
+                                    if not absolute:
+                                        wres = _depth_cards(depths, rem)
+                                    break
+                                stats[36] += 1
+                                bc = tt[b, E_BEST, e]
+                                # (in misère the killers below order better than the table's lead)
+                                if bc >= 0 and best_card < 0 and not misere:
+                                    best_card = _code_card(bc, rem)
                             if cut:
-                                stats[30] += 1
-                                if not absolute:
-                                    wres = _depth_cards(depths, rem)
                                 break
-                            stats[36] += 1
-                            bc = tt[b, E_BEST, e]
-                            # (in misère the killers below order better than the table's lead)
-                            if bc >= 0 and best_card < 0 and not misere:
-                                best_card = _code_card(bc, rem)
                         if cut:
                             break
                     if cut:
