@@ -1062,7 +1062,8 @@ def _run_length(c: int, free: int, inplay: int) -> int:
 
 
 # Fields of a search frame (one row of ``frames`` per depth).
-(F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_SLOT, F_W, F_TW) = range(11)
+(F_LEADER, F_POS, F_LEFT, F_TARGET, F_SEAT, F_MAX, F_CNT, F_IDX, F_STORE, F_W, F_TW) = range(11)
+# (F_STORE: 1 if the node's result goes in the table, a trick start it probed; else 0)
 F_TABLE = 11  # the cards on the table
 F_WIN = 12  # the index in the trick of the card now winning it (pos > 0)
 F_SKIP = 13  # cards left to try that a card tried already stands for (see CHILD_DONE)
@@ -1400,7 +1401,7 @@ def _search(
             pos = frames[d, F_POS]
             left = frames[d, F_LEFT]
             target = frames[d, F_TARGET]
-            frames[d, F_SLOT] = -1
+            frames[d, F_STORE] = 0
             frames[d, F_W] = 0
             frames[d, F_SKIP] = 0
             state = RETURN
@@ -1524,7 +1525,7 @@ def _search(
                 if use_tt:
                     stats[1] += 1
                     shape = hands[0] if absolute else lv[left, L_SHAPE]
-                    frames[d, F_SLOT] = 0
+                    frames[d, F_STORE] = 1
                     cut = False
                     near_card = -1  # a similar position's best lead (other top owners)
                     # the bucket of the entries that fix the top two owners of every suit
@@ -1668,7 +1669,7 @@ def _search(
                     merged = _merged(_representatives(legal, inplay, invol), legal & ~invol, inplay)
                     if merged != 0:
                         wres = _cover_merged(wres, merged, hand, inplay)
-                if frames[d, F_SLOT] >= 0:
+                if frames[d, F_STORE] == 1:
                     _store(
                         tt,
                         hands,
@@ -1745,7 +1746,7 @@ def _search(
                         lv[kl, L_KILLER + ks] = kc
                 stats[2 + frames[d, F_POS]] += 1
                 stats[6 + frames[d, F_POS]] += frames[d, F_IDX]
-                if frames[d, F_SLOT] >= 0:
+                if frames[d, F_STORE] == 1:
                     _store(
                         tt,
                         hands,
