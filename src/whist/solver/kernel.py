@@ -1096,8 +1096,11 @@ TT_FIELDS = 5
 # faster).
 TT_WAYS = 128
 ABSOLUTE_DEPTHS = 0xFFFF
-# E_INFO bits: lo 0-4, hi 5-9, leader 10-11, depths 12-27 (4 bits a suit), left 28-32,
-# generation 33-62.
+# E_INFO bits: lo 0-4, hi 5-9, depths 12-27 (4 bits a suit), left 28-32.  Way 0 of a bucket
+# is its header instead: the generation (bits 33-62) and the entries in use (bits 0-15),
+# which fill ways 1 up.  A probe then reads only the keys (E_SHAPE, leader included: see
+# ``_key``) of the entries in use, and the rest of an entry only when its key matches.
+_KEY_SHAPE = (1 << 60) - 1
 
 
 @_inline
@@ -1132,21 +1135,43 @@ def _signature(lv: np.ndarray, rem: int, left: int, m: int) -> int:
     return sig
 
 
+def _pair_mask(depths: int) -> int:
+    """The bits of a word of two suits' owners (see ``_owner_words``) that the top
+    ``depths`` cards of each fill (4 bits a suit: the lower suit's in bits 0-3)."""
+    out = 0
+    for j in range(2):
+        k = min((depths >> (4 * j)) & 0xF, 13)  # (a suit has 13 cards)
+        out |= ((1 << (2 * k)) - 1) << (26 * j + 26 - 2 * k)
+    return out
+
+
+# ``_pair_mask`` of every pair of depths, by table: a probe compares every entry's top
+# owners with one AND each word instead of suit by suit.
+_PAIR_MASK = np.array([_pair_mask(d) for d in range(256)], dtype=np.int64)
+
+
+@_inline
+def _owner_words(lv: np.ndarray, left: int, rem: int) -> tuple[int, int]:
+    """The owners of every card in play of suits 0-1 and of suits 2-3, 26 bits a suit with
+    its top card's owner in the top two: the owners of a suit's top ``k`` cards are then
+    the word's bits under ``_PAIR_MASK``, whatever the suit's length."""
+    w01 = 0
+    w23 = 0
+    for s in range(4):
+        code = lv[left, s] << (26 - 2 * _popc(_suit_bits(rem, s)))
+        if s < 2:
+            w01 |= code << (26 * s)
+        else:
+            w23 |= code << (26 * (s - 2))
+    return w01, w23
+
+
 @_inline
 def _tops(lv: np.ndarray, left: int, rem: int, depths: int) -> tuple[int, int]:
-    """The owners of the top ``depth[s]`` cards of each suit, packed 26 bits a suit."""
-    t01 = 0
-    t23 = 0
-    for s in range(4):
-        k = (depths >> (4 * s)) & 0xF
-        if k == 0:
-            continue
-        code = lv[left, s] >> (2 * (_popc(_suit_bits(rem, s)) - k))
-        if s < 2:
-            t01 |= code << (26 * s)
-        else:
-            t23 |= code << (26 * (s - 2))
-    return t01, t23
+    """The owners of the top ``depth[s]`` cards of each suit, as ``_owner_words`` under
+    ``_PAIR_MASK``: what an entry keeps."""
+    w01, w23 = _owner_words(lv, left, rem)
+    return w01 & _PAIR_MASK[depths & 0xFF], w23 & _PAIR_MASK[(depths >> 8) & 0xFF]
 
 
 @_inline
@@ -1166,6 +1191,23 @@ def _depth_cards(depths: int, rem: int) -> int:
         if k > 0:
             w |= _nth_card(rem, s, k)
     return w
+
+
+@_inline
+def _key(shape: int, leader: int) -> int:
+    """An entry's E_SHAPE: the suit lengths with the leader in place of the length of the
+    last hand's last suit (at a trick start every hand holds as many cards as the first,
+    so that length follows from the others: bits 60-63 of a four-hand shape, unused in
+    two-hand shapes and exact keys)."""
+    return (shape & _KEY_SHAPE) | (leader << 60)
+
+
+@_inline
+def _used(tt: np.ndarray, b: int, gen: int) -> int:
+    """Entries of bucket ``b`` in use (ways 1 up; way 0 is the bucket's header): none
+    when the header is an earlier generation's."""
+    head = tt[b, E_INFO, 0]
+    return head & 0xFFFF if (head >> 33) == gen else 0
 
 
 @_inline
@@ -1214,45 +1256,41 @@ def _store(
             if k < n and k < level:
                 level = k
         sig = 0 if level == 0 else _signature(lv, rem, left, level)
+    key = _key(shape, leader)
     b = _bucket(shape, leader, sig, tt.shape[0])
     victim = -1
+    found = False
     for part in range(2):
         if part == 1:
             # a full bucket keeps its entries and sends new ones to its overflow bucket
             # (where the shallowest entry makes room once that is full too)
-            if victim >= 0:
-                break
             b = _overflow(b, tt.shape[0])
-        victim_left = 99
-        for e in range(tt.shape[2]):
-            info = tt[b, E_INFO, e]
-            if (info >> 33) != gen:
-                # a bucket fills from the front within a search: the rest is free too
-                victim = e
-                break
+        used = _used(tt, b, gen)
+        for e in range(1, used + 1):
             if (
-                tt[b, E_SHAPE, e] == shape
-                and ((info >> 10) & 3) == leader
-                and ((info >> 12) & 0xFFFF) == depths
+                tt[b, E_SHAPE, e] == key
+                and ((tt[b, E_INFO, e] >> 12) & 0xFFFF) == depths
                 and tt[b, E_TOP01, e] == t01
                 and tt[b, E_TOP23, e] == t23
             ):
                 victim = e
+                found = True
                 break
-            if part == 1:
-                eleft = (info >> 28) & 0x1F
+        if found:
+            break
+        if used < tt.shape[2] - 1:
+            victim = used + 1
+            tt[b, E_INFO, 0] = (gen << 33) | victim
+            break
+        if part == 1:
+            victim_left = 99
+            for e in range(1, used + 1):
+                eleft = (tt[b, E_INFO, e] >> 28) & 0x1F
                 if eleft < victim_left:
                     victim = e
                     victim_left = eleft
-    info = tt[b, E_INFO, victim]
-    if (
-        (info >> 33) == gen
-        and tt[b, E_SHAPE, victim] == shape
-        and ((info >> 10) & 3) == leader
-        and ((info >> 12) & 0xFFFF) == depths
-        and tt[b, E_TOP01, victim] == t01
-        and tt[b, E_TOP23, victim] == t23
-    ):
+    if found:
+        info = tt[b, E_INFO, victim]
         lo = info & 0x1F
         hi = (info >> 5) & 0x1F
     else:
@@ -1266,12 +1304,10 @@ def _store(
         hi = target - 1
     if chosen >= 0:
         tt[b, E_BEST, victim] = _card_code(chosen, rem)  # the best lead
-    tt[b, E_SHAPE, victim] = shape
+    tt[b, E_SHAPE, victim] = key
     tt[b, E_TOP01, victim] = t01
     tt[b, E_TOP23, victim] = t23
-    tt[b, E_INFO, victim] = (
-        lo | (hi << 5) | (leader << 10) | (depths << 12) | (left << 28) | (gen << 33)
-    )
+    tt[b, E_INFO, victim] = lo | (hi << 5) | (depths << 12) | (left << 28)
 
 
 # Per trick (row ``left`` of ``lv``), kept as the search goes: the owners of the cards of
@@ -1525,6 +1561,7 @@ def _search(
                 if use_tt:
                     stats[1] += 1
                     shape = hands[0] if absolute else lv[left, L_SHAPE]
+                    key = _key(shape, leader)
                     frames[d, F_STORE] = 1
                     cut = False
                     near_card = -1  # a similar position's best lead (other top owners)
@@ -1532,6 +1569,7 @@ def _search(
                     # (with ``levels`` 2), the bucket of those that fix the top owner, then
                     # the bucket of the others (the same bucket is looked in once)
                     prev_sig = -1
+                    cur01, cur23 = (0, 0) if absolute else _owner_words(lv, left, rem)
                     for level in range(levels, -1, -1):
                         if absolute:
                             if level > 0:
@@ -1543,43 +1581,29 @@ def _search(
                                 continue
                             prev_sig = sig
                         b = _bucket(shape, leader, sig, nbuckets)
-                        full = False
+                        used = tt.shape[2] - 1
                         for part in range(2):
                             if part == 1:
-                                if not full:
+                                if used < tt.shape[2] - 1:
                                     break
-                                b = _overflow(b, nbuckets)  # see _store
-                            full = True
-                            for e in range(tt.shape[2]):
-                                info = tt[b, E_INFO, e]
-                                if (info >> 33) != gen:
-                                    full = False
-                                    break  # the bucket's used entries come first
-                                if tt[b, E_SHAPE, e] != shape or ((info >> 10) & 3) != leader:
+                                b = _overflow(b, nbuckets)  # a full bucket's: see _store
+                            used = _used(tt, b, gen)
+                            for e in range(1, used + 1):
+                                if tt[b, E_SHAPE, e] != key:
                                     continue
+                                info = tt[b, E_INFO, e]
                                 depths = (info >> 12) & 0xFFFF
                                 if absolute:
                                     if tt[b, E_TOP01, e] != hands[1]:
                                         continue
-                                else:
-                                    # compare the owners of the top cards, suit by suit
-                                    ok = True
-                                    for s in range(4):
-                                        k = (depths >> (4 * s)) & 0xF
-                                        if k == 0:
-                                            continue
-                                        cur = lv[left, s]
-                                        cur >>= 2 * (_popc(_suit_bits(rem, s)) - k)
-                                        word = tt[b, E_TOP01, e] if s < 2 else tt[b, E_TOP23, e]
-                                        if cur != ((word >> (26 * (s & 1))) & 0x3FFFFFF):
-                                            ok = False
-                                            break
-                                    if not ok:
-                                        if near_card < 0 and not misere:
-                                            bc = tt[b, E_BEST, e]
-                                            if bc >= 0:
-                                                near_card = _code_card(bc, rem)
-                                        continue
+                                elif (tt[b, E_TOP01, e] != (cur01 & _PAIR_MASK[depths & 0xFF])) or (
+                                    tt[b, E_TOP23, e] != (cur23 & _PAIR_MASK[(depths >> 8) & 0xFF])
+                                ):
+                                    if near_card < 0 and not misere:
+                                        bc = tt[b, E_BEST, e]
+                                        if bc >= 0:
+                                            near_card = _code_card(bc, rem)
+                                    continue
                                 elo = info & 0x1F  # side 0's tricks: see _store
                                 ehi = (info >> 5) & 0x1F
                                 if flip:
