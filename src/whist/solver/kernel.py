@@ -35,6 +35,11 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   then looks in too: positions of one shape crowd a few buckets while the table is mostly
   empty (a whole misère deal fills 2 of its 8 million places, and 5% of its buckets), and
   evicting their entries cost up to a quarter of the nodes.
+  A probe scans a bucket's entries in use (its header way says how many) by their keys
+  alone, the suit lengths and the leader in one word, and compares a matching entry's top
+  owners with the position's under one mask per two suits: a whole misère deal probes
+  millions of times and scans about ninety entries a probe, and this made such deals
+  15-25% faster than reading every entry's generation and comparing suit by suit.
   With blockers (two hands) the key is the exact cards instead.
 * Most tricks, four hands, at the second card of a trick: the trick the second hand's side
   is sure to win (a ruff the third hand cannot beat, or the top card of the suit led) and,
