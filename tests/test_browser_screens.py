@@ -40,6 +40,7 @@ from browser import (
     DESKTOP,
     PHONE,
     SCREENSHOTS,
+    STEP_MS,
     Player,
     Server,
     covers_nothing,
@@ -84,7 +85,9 @@ OPEN_TRICK = '[data-testid="trick-card"]:not([data-done="true"])'
 def shoot(page: Page, variant: str, size: str, moment: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"screens-{variant}-{size}-{moment}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # A full-page picture waits for the renderer's next frame; with two test workers
+    # solving and playing on two cores, that once took longer than one page step.
+    page.screenshot(path=str(path), full_page=True, timeout=3 * STEP_MS)
 
 
 def resize(page: Page, size: str) -> None:
