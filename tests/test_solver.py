@@ -535,6 +535,44 @@ def test_positions_of_one_deal_with_the_table_kept(
             assert value == (max if most else min)(got.values())
 
 
+def test_full_table_buckets_keep_the_values_right() -> None:
+    """A table of two buckets of three entries: every bucket fills at once, so stores
+    overflow and evict, and probes read full buckets and their overflow, through headers
+    and key filters that keep changing; every position of played-out deals, four and two
+    hands, both objectives, with the table kept (the levels of whole misère deals) and
+    without, still gives brute force's values."""
+    import numpy as np
+
+    from whist import solver
+    from whist.solver import kernel
+
+    state = solver._Kernel()
+    tiny = np.zeros((2, kernel.TT_FIELDS, 4), dtype=np.int64)
+    state.tt = state.big_tt = state.huge_tt = tiny
+    rng = random.Random(SEED + 77)
+    checked = full = 0
+    for players, tricks in ((4, 4), (4, 5), (2, 5), (2, 6)) * 3:
+        trump = rng.choice([None, 0, 1, 2, 3])
+        case = brute_cases(rng.randrange(1 << 30), 1, players, tricks, min_tricks=tricks)[0]
+        hands, _, leader, trick, _, piles = case
+        assert isinstance(hands, list) and isinstance(trick, list) and isinstance(leader, int)
+        assert isinstance(piles, dict)
+        for most in (False, True):
+            for keep in (True, False):
+                line = _play_out(rng, list(hands), trump, leader, list(trick), piles)
+                for h, lead, tr in line:
+                    position = check_position(h, trump, lead, tr, piles)
+                    _, bounds = solver._run_locked(
+                        state, position, most, True, -1, None, keep, None, None
+                    )
+                    got = {card: lo for card, (lo, hi) in bounds.items() if lo == hi}
+                    assert got == brute_solve(h, trump, lead, tr, most, piles), (h, lead, tr)
+                    checked += 1
+                    full += int((tiny[:, kernel.E_INFO, 0] & 0xFFFF).max() == tiny.shape[2] - 1)
+    assert checked > 100
+    assert full > checked // 2  # the buckets did fill, most of the time
+
+
 def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
     """``own_tables``: two threads solve the positions of two deals at the same time (not
     one after the other, as solves sharing the process's table do), each keeping its own
