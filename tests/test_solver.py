@@ -563,7 +563,7 @@ def test_full_table_buckets_keep_the_values_right() -> None:
                 for h, lead, tr in line:
                     position = check_position(h, trump, lead, tr, piles)
                     _, bounds = solver._run_locked(
-                        state, position, most, True, -1, None, keep, None, None
+                        state, position, most, True, -1, None, keep, None, None, 0
                     )
                     got = {card: lo for card, (lo, hi) in bounds.items() if lo == hi}
                     assert got == brute_solve(h, trump, lead, tr, most, piles), (h, lead, tr)
@@ -609,6 +609,46 @@ def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
     assert not failures, failures
     assert together == alone
     assert tables[0] is not tables[1] and _kernel() not in tables
+
+
+def test_a_deep_misere_solve_is_split_between_two_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four-hand misère from ``_SPLIT_TRICKS`` tricks left values the legal cards' suits in
+    two parts, a thread each (lowered here to 5 tricks, which brute force can check): every
+    card's value is brute force's, and a control counts both parts' cards."""
+    import whist.solver as solver
+
+    monkeypatch.setattr(solver, "_SPLIT_TRICKS", 5)
+    monkeypatch.setattr(solver, "usable_cores", lambda: 2)
+    split = solver._run_split
+    splits: list[object] = []
+
+    def counted(*args: object) -> object:
+        splits.append(args[0])
+        return split(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "_run_split", counted)
+    cases = brute_cases(SEED + 300, 40, 4, 5, min_tricks=5)
+    _check_against_brute(cases)
+    two_suits = 0
+    for hands, trump, leader, trick, _, _ in cases:
+        assert isinstance(hands, list) and isinstance(trick, list) and isinstance(leader, int)
+        assert trump is None or isinstance(trump, int)
+        legal = check_position(hands, trump, leader, trick).legal()
+        two_suits += len({card // 13 for card in legal}) >= 2
+        control = solver.Control()
+        bounds = solve_bounds(hands, trump, leader, trick, False, control=control)
+        assert control.cards_done == control.cards_total == len(bounds)
+    # split: every solve whose seat to act may play two suits or more (solve_value is not)
+    assert len(splits) == 2 * two_suits > 20
+    # the parts are whole suits, as even as can be: 5 + 2 cards against 3 + 3
+    lead = sum(1 << c for c in (0, 1, 2, 3, 4, 13, 14, 26, 27, 28, 39, 40, 41))
+    others = [c for c in range(52) if not lead >> c & 1]
+    rest = [sum(1 << c for c in others[seat::3]) for seat in range(3)]
+    parts = solver._split_suits(check_position([lead, *rest], None, 0, []))
+    suits = {frozenset(c // 13 for c in range(52) if part >> c & 1) for part in parts}
+    assert suits == {frozenset({0, 1}), frozenset({2, 3})}
 
 
 def test_a_kept_table_serves_a_whole_deal() -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import statistics
 import threading
 import time
@@ -218,11 +217,9 @@ class Limits:
 def default_threads() -> int:
     """Threads ``whist analyse`` grades plays with: the cores this process may use, at most
     ``DEFAULT_THREADS``."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, DEFAULT_THREADS))
+    from whist.solver import usable_cores
+
+    return max(1, min(usable_cores(), DEFAULT_THREADS))
 
 
 # ------------------------------------------------------------------------ entry points

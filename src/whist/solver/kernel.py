@@ -1428,9 +1428,11 @@ def _search(
 ) -> bool:
     """Can the root side reach ``score >= target0`` over the ``left0`` tricks from here (the
     current trick, ``trick[left0]``, has ``pos0`` cards), when the seat to act plays
-    ``only`` (or any card if ``only < 0``)?  If ``ctl[CTL_STOP]`` is set it returns False
-    at once, its answer meaningless (the caller checks the flag): what it stored in the
-    table so far stays valid, every entry being a finished test's.  After a test that
+    one of the cards in ``only`` (a mask; any card if 0)?  If ``ctl[CTL_STOP]`` is set it
+    returns False at once, its answer meaningless (the caller checks the flag): what it
+    stored in the table so far stays valid, every entry being a finished test's.  A root
+    limited to some cards is neither looked up in the table nor stored (an entry bounds the
+    best of all the cards).  After a test that
     succeeds with a card at the root, ``frames[0, F_IDX]`` is that card's index in
     ``moves[0]`` (-1 when the root was decided without trying a card).
 
@@ -1481,8 +1483,8 @@ def _search(
             table = frames[d, F_TABLE]
             rem = lv[left, L_INPLAY] & ~table
             best_card = -1
-            if d == 0 and only >= 0:
-                moves[0, 0] = only
+            if d == 0 and only != 0 and only & (only - 1) == 0:
+                moves[0, 0] = _hib(only)
                 frames[0, F_CNT] = 1
                 frames[0, F_IDX] = 0
                 state = ADVANCE
@@ -1576,7 +1578,7 @@ def _search(
                         result = False
                         wres = wf_r
                         continue
-                if use_tt:
+                if use_tt and (d > 0 or only == 0):
                     stats[1] += 1
                     shape = hands[0] if absolute else lv[left, L_SHAPE]
                     key = _key(shape, leader)
@@ -1656,6 +1658,8 @@ def _search(
             legal = _legal(hands, trick, left, seat, pos, blk, nblk)
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
             cands = _representatives(legal, rem | table, invol)
+            if d == 0 and only != 0:
+                cands &= only
             killer = -1
             killer2 = -1
             if misere and pos == 0:
@@ -1701,7 +1705,7 @@ def _search(
                 # every card tried, none reached the node's goal
                 result = frames[d, F_MAX] == 0
                 wres = frames[d, F_W]  # every card's line counts
-                if d > 0 or only < 0:
+                if d > 0 or only == 0:
                     # the equivalences the node used, found again only now
                     seat = frames[d, F_SEAT]
                     hand = hands[seat]
@@ -1853,6 +1857,7 @@ def solve_kernel(
     stats: np.ndarray,
     ctl: np.ndarray,
     levels: int,
+    suits: int,
 ) -> int:
     """Returns the tricks of the side to act under best play (the current trick included),
     or -1 if stopped through ``ctl`` before that was known (or, with ``every_card``, before
@@ -1865,7 +1870,9 @@ def solve_kernel(
     position it leads to): the search then only asks whether another card does better.
     ``guess``: the value expected, where the search starts (-1: none).  ``ctl``: see
     ``CTL_STOP``.  ``levels``: 1, or 2 to give the entries that fix the owners of the top two
-    cards of every suit buckets of their own (see ``_signature``)."""
+    cards of every suit buckets of their own (see ``_signature``).  ``suits`` (0: none): a
+    mask of whole suits, which limits the root to its legal cards in them (at least one):
+    the value and the cards are then those of that part of the choice alone."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
@@ -1901,6 +1908,8 @@ def solve_kernel(
         table |= 1 << trick[left, i]
     hand = hands[seat]
     legal = _legal(hands, trick, left, seat, ntrick, blk, nblk)
+    if suits != 0:
+        legal &= suits
     invol = _involved(hand, blk, nblk) if nblk > 0 else 0
     reps = _representatives(legal, rem | table, invol)
     cnt = _order(
@@ -1936,7 +1945,10 @@ def solve_kernel(
     # guess, from the guess one trick at a time (a close guess takes two or three tests) ...
     lo = 0
     hi = left
-    only = root_moves[0] if cnt == 1 else -1
+    only = 0  # any card, or the root's cards in ``suits``
+    if cnt == 1 or suits != 0:
+        for i in range(cnt):
+            only |= 1 << root_moves[i]
     step = 0 <= guess <= left
     g = (guess if not misere else left - guess) if step else 0
     if misere and not step:
@@ -2037,7 +2049,7 @@ def solve_kernel(
                 ntrick,
                 left,
                 rhi[i],
-                c,
+                1 << c,
                 lv,
                 table,
                 ctl,
