@@ -32,7 +32,8 @@ import + first solve) are measured in subprocesses and kept out of the medians.
 no-trump misère deal (Minnesota low's first lead), over ``--whole-deals`` fresh deals: the
 median seconds.  Each solve is stopped through ``whist.solver.Control`` after
 ``--whole-deal-limit`` seconds; a stopped deal counts as the limit, and the median is then
-a lower bound (``median_is_lower_bound``).
+a lower bound (``median_is_lower_bound``).  With two cores a deal is solved in two parts
+side by side, as ``whist solve`` does (``threads``): wall-clock seconds on both cores.
 """
 
 from __future__ import annotations
@@ -215,7 +216,7 @@ def whole_deal(tricks: int, deals: int, seed: int, limit: float) -> dict[str, An
     random leader; each solve stopped after ``limit`` seconds."""
     import threading
 
-    from whist.solver import Control, solve_bounds
+    from whist.solver import Control, solve_bounds, usable_cores
 
     times: list[float] = []
     stopped = 0
@@ -235,6 +236,7 @@ def whole_deal(tricks: int, deals: int, seed: int, limit: float) -> dict[str, An
     return {
         "tricks": tricks,
         "deals": deals,
+        "threads": 2 if usable_cores() >= 2 else 1,
         "limit_s": limit,
         # Significant figures, not decimals: a small deal takes well under a millisecond.
         "times_s": [float(f"{t:.3g}") for t in times],

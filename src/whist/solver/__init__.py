@@ -22,6 +22,10 @@ subtrees the earlier solves mostly searched already, cost a fraction::
 A solve without ``keep_table`` (as MASTER's many small ones) starts from an empty table,
 and so does one whose trump, objective or blockers differ from the previous solve's.
 
+Every card of a four-hand misère position from 12 tricks left (a whole Minnesota low deal)
+is valued on two threads where the process may use two cores: the legal cards' suits in two
+parts, each part by a thread with tables of its own (the second thread's are not kept).
+
 The search itself is :mod:`whist.solver.kernel` (numba, cached on disk on first use);
 :mod:`whist.solver.brute` is a slow plain-Python minimax with the same signature, the
 reference the tests compare against; both take a :mod:`whist.solver.position`.
