@@ -32,8 +32,8 @@ import + first solve) are measured in subprocesses and kept out of the medians.
 no-trump misère deal (Minnesota low's first lead), over ``--whole-deals`` fresh deals: the
 median seconds.  Each solve is stopped through ``whist.solver.Control`` after
 ``--whole-deal-limit`` seconds; a stopped deal counts as the limit, and the median is then
-a lower bound (``median_is_lower_bound``).  With two cores a deal is solved in two parts
-side by side, as ``whist solve`` does (``threads``): wall-clock seconds on both cores.
+a lower bound (``median_is_lower_bound``).  With two cores two threads solve a deal
+suit by suit, as ``whist solve`` does (``threads``): wall-clock seconds on both cores.
 """
 
 from __future__ import annotations

@@ -563,7 +563,7 @@ def test_full_table_buckets_keep_the_values_right() -> None:
                 for h, lead, tr in line:
                     position = check_position(h, trump, lead, tr, piles)
                     _, bounds = solver._run_locked(
-                        state, position, most, True, -1, None, keep, None, None, 0
+                        state, position, most, True, -1, None, keep, None, None
                     )
                     got = {card: lo for card, (lo, hi) in bounds.items() if lo == hi}
                     assert got == brute_solve(h, trump, lead, tr, most, piles), (h, lead, tr)
@@ -614,9 +614,10 @@ def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
 def test_a_deep_misere_solve_is_split_between_two_threads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Four-hand misère from ``_SPLIT_TRICKS`` tricks left values the legal cards' suits in
-    two parts, a thread each (lowered here to 5 tricks, which brute force can check): every
-    card's value is brute force's, and a control counts both parts' cards."""
+    """Four-hand misère from ``_SPLIT_TRICKS`` tricks left values the legal cards suit by
+    suit on two threads sharing one table (lowered here to 5 tricks, which brute force can
+    check): every card's value is brute force's, a control counts every suit's cards, and
+    a split solve stopped part way has every legal card, in bounds that hold its value."""
     import whist.solver as solver
 
     monkeypatch.setattr(solver, "_SPLIT_TRICKS", 5)
@@ -642,13 +643,69 @@ def test_a_deep_misere_solve_is_split_between_two_threads(
         assert control.cards_done == control.cards_total == len(bounds)
     # split: every solve whose seat to act may play two suits or more (solve_value is not)
     assert len(splits) == 2 * two_suits > 20
-    # the parts are whole suits, as even as can be: 5 + 2 cards against 3 + 3
-    lead = sum(1 << c for c in (0, 1, 2, 3, 4, 13, 14, 26, 27, 28, 39, 40, 41))
-    others = [c for c in range(52) if not lead >> c & 1]
-    rest = [sum(1 << c for c in others[seat::3]) for seat in range(3)]
-    parts = solver._split_suits(check_position([lead, *rest], None, 0, []))
-    suits = {frozenset(c // 13 for c in range(52) if part >> c & 1) for part in parts}
-    assert suits == {frozenset({0, 1}), frozenset({2, 3})}
+    monkeypatch.setattr(solver, "_SPLIT_TRICKS", 8)
+    stopped_short = 0
+    for i in range(6):
+        hands, leader, _ = deal_position(random.Random(SEED + 301 + i), 8, played=0)
+        exact = solve(hands, None, leader, [], False)
+        for delay in (0.0, 0.005, 0.02):
+            control = solver.Control()
+            timer = threading.Timer(delay, control.stop)
+            timer.start()
+            bounds = solve_bounds(hands, None, leader, [], False, control=control)
+            timer.cancel()
+            assert set(bounds) == set(exact)
+            assert all(lo <= exact[card] <= hi for card, (lo, hi) in bounds.items())
+            stopped_short += any(lo < hi for lo, hi in bounds.values())
+    assert stopped_short > 0
+
+
+def test_a_half_written_table_entry_is_never_used() -> None:
+    """The threads of a split solve share a table, each reading entries the other may be
+    writing a word at a time: an entry whose words do not match its check is a miss.  Every
+    entry a solve stored is made to claim a wrong bound, its check left as it was: solved
+    again on that table, every position still gets brute force's values (and with the
+    checks made to match, the same table does give wrong values)."""
+    import numpy as np
+
+    from whist import solver
+    from whist.solver import kernel
+
+    rng = random.Random(SEED + 310)
+    state = solver._Kernel()
+    wrong_when_checked = 0
+    for _ in range(16):
+        hands, leader, trick = deal_position(rng, 5)
+        trump = rng.choice([None, 0, 1])
+        position = check_position(hands, trump, leader, trick)
+        for most in (False, True):
+            ref = brute_solve(hands, trump, leader, trick, most)
+            answers = []
+            for recheck in (False, True):
+                state.context = None
+                solver._run_locked(state, position, most, True, -1, None, True, None, None)
+                table = state.table(position.tricks_left, 4, most, True)
+                for b in np.flatnonzero(table[:, kernel.E_INFO, 0] >> 33 == state.gen):
+                    for e in range(1, int(table[b, kernel.E_INFO, 0] & 0xFFFF) + 1):
+                        info = int(table[b, kernel.E_INFO, e])
+                        left = info >> 28 & 0x1F
+                        claim = info & ~0x3FF | left | left << 5  # side 0 takes them all
+                        table[b, kernel.E_INFO, e] = claim
+                        if recheck:
+                            words = [
+                                int(table[b, f, e])
+                                for f in (kernel.E_SHAPE, kernel.E_TOP01, kernel.E_TOP23)
+                            ]
+                            table[b, kernel.E_CHECK, e] = kernel._check(
+                                words[0], claim, words[1], words[2], state.gen
+                            )
+                _, bounds = solver._run_locked(
+                    state, position, most, True, -1, None, True, None, None
+                )
+                answers.append({card: lo for card, (lo, hi) in bounds.items()})
+            assert answers[0] == ref
+            wrong_when_checked += answers[1] != ref
+    assert wrong_when_checked > 5
 
 
 def test_a_kept_table_serves_a_whole_deal() -> None:

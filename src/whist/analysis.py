@@ -49,7 +49,7 @@ PLAY_BUDGET = 2.0
 CPU_POLL_SECONDS = 0.02  # how often a solve's CPU time is read
 # Plays graded side by side: ``whist analyse`` uses the cores it may run on, up to
 # ``DEFAULT_THREADS`` (the hard plays are the first few of a deal: more threads add little,
-# and each costs its own solver table, up to 335 MB); ``--threads`` asks for 1..MAX_THREADS.
+# and each costs its own solver table, up to 403 MB); ``--threads`` asks for 1..MAX_THREADS.
 DEFAULT_THREADS = 4
 MAX_THREADS = 16
 # Two hands with table piles (Japanese Whist) are solved from this many tricks left: one
@@ -246,7 +246,7 @@ def analyse(
     played graded. With ``limits``, stops when they are over: the deal being graded is
     returned cut short (``finished`` False) and later deals are left out. ``threads``:
     plays graded side by side (on as many cores; each thread's solver table costs its own
-    memory, up to 335 MB in four-hand misère)."""
+    memory, up to 403 MB in four-hand misère)."""
     _, error = replay(record)
     if error is not None:
         raise CannotAnalyse(f"deal {error.deal} action {error.action} is refused: {error.message}")

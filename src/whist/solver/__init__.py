@@ -23,8 +23,8 @@ A solve without ``keep_table`` (as MASTER's many small ones) starts from an empt
 and so does one whose trump, objective or blockers differ from the previous solve's.
 
 Every card of a four-hand misère position from 12 tricks left (a whole Minnesota low deal)
-is valued on two threads where the process may use two cores: the legal cards' suits in two
-parts, each part by a thread with tables of its own (the second thread's are not kept).
+is valued on two threads where the process may use two cores: suit by suit, each thread
+taking the next suit, both searching the solve's table (see ``_run_split``).
 
 The search itself is :mod:`whist.solver.kernel` (numba, cached on disk on first use);
 :mod:`whist.solver.brute` is a slow plain-Python minimax with the same signature, the
@@ -54,14 +54,14 @@ __all__ = [
     "usable_cores",
 ]
 
-_TT_BUCKETS = 1 << 12  # x 128 entries x 5 int64: 21 MB
+_TT_BUCKETS = 1 << 12  # x 128 entries x 6 int64: 25 MB
 # A search of up to 8 tricks stores a few thousand entries: it uses only the table's first
-# 512 buckets (2.6 MB), which then stay in the CPU's caches from one solve to the next
+# 512 buckets (3.1 MB), which then stay in the CPU's caches from one solve to the next
 # (as MASTER solves world after world): 5-10% faster at 8 tricks, the same nodes.  Deeper
 # searches need the whole table (at 10 tricks a quarter of it costs 15% more misère nodes).
 _SMALL_SEARCH_TRICKS = 8
 _SMALL_SEARCH_BUCKETS = 1 << 9
-# From 11 tricks a search stores millions of entries: a table four times bigger (84 MB,
+# From 11 tricks a search stores millions of entries: a table four times bigger (101 MB,
 # allocated on the first such solve, so MASTER's small ones never touch it) with buckets of
 # 512 entries saves 15-50% of the nodes of 12-trick misère solves; on a 13-trick misère
 # deal, 512 entries a bucket instead of 128 halve the nodes (52 to 25 million) and save 20%
@@ -72,7 +72,7 @@ _BIG_TT_WAYS = 512
 # Four-hand misère over a whole deal (12 or 13 tricks left, as `whist solve` at a deal's
 # start, and the positions of a deal analysed together with ``keep_table``) stores tens of
 # millions of entries, and the big table's fullest buckets then throw away entries the
-# next tests need: on 13-trick no-trump misère deals, four times the buckets (335 MB,
+# next tests need: on 13-trick no-trump misère deals, four times the buckets (403 MB,
 # touched only by such solves: never by MASTER's, which stay at 8 tricks and fewer in
 # four-hand misère) search 40-60% fewer nodes (895 to 345 million, 101 to 60 million;
 # 32,768 buckets: 58 million).  Most tricks and two hands search the same nodes in both
@@ -86,10 +86,9 @@ _HUGE_TT_BUCKETS = 1 << 14
 # finished); in the big table (11 tricks) and the small one (8) the same nodes, 6% slower
 # (a probe looks in one more bucket).
 _HUGE_TT_LEVELS = 2
-# Four-hand misère from 12 tricks left, where a solve of every card takes seconds: the
-# legal cards are valued in two parts side by side, one thread each (``_run_split``).
-# Below that a solve takes well under a second, and a second thread with a table of its
-# own would cost more than it saves.
+# Four-hand misère from 12 tricks left, where a solve of every card takes seconds: two
+# threads value the legal cards suit by suit (``_run_split``).  Below that a solve takes
+# well under a second, and would pay more for starting a thread than it could save.
 _SPLIT_TRICKS = 12
 _SUIT_MASK = 0x1FFF
 
@@ -142,6 +141,15 @@ class Control:
             if self._flags[self._stop]:
                 part.stop()
         return part
+
+    def _fold(self) -> None:
+        """The split solve is over: its parts' progress becomes this control's own, as
+        one solve's would be."""
+        with self._parts_lock:
+            parts, self._parts = self._parts, []
+            self._flags[self._nodes] += sum(int(part._flags[self._nodes]) for part in parts)
+            for field in (self._done, self._total):
+                self._flags[field] = sum(int(part._flags[field]) for part in parts)
 
     def _sum(self, field: int) -> int:
         with self._parts_lock:
@@ -245,7 +253,7 @@ def own_tables() -> Iterator[None]:
     """Solves in this thread, inside the block, use a table and buffers of their own, so
     that they run beside other threads' solves instead of after them (an analysis grading
     two plays at once on two cores).  Each block holding tables at the same time costs
-    their memory (up to the huge table's 335 MB in four-hand misère); ``keep_table`` keeps
+    their memory (up to the huge table's 403 MB in four-hand misère); ``keep_table`` keeps
     what the block's earlier solves learnt."""
     with _spare_lock:
         state = _spare.pop() if _spare else _Kernel()
@@ -279,11 +287,8 @@ def _run(
     keep_table: bool = False,
     graded: int | None = None,
     known: int | None = None,
-    suits: int = 0,
 ) -> tuple[int, dict[int, tuple[int, int]]]:
-    if every_card and guess < 0 and graded is None and suits == 0 and _splits(position, most):
-        return _run_split(position, control, keep_table)
-    args = (position, most, every_card, guess, control, keep_table, graded, known, suits)
+    args = (position, most, every_card, guess, control, keep_table, graded, known)
     own: _Kernel | None = getattr(_thread, "own", None)
     if own is not None:  # this thread's own tables: nobody else's solve to wait for
         return _run_locked(own, *args)
@@ -300,70 +305,12 @@ def usable_cores() -> int:
 
 
 def _splits(position: Position, most: bool) -> bool:
-    """Is ``position`` one to value in two parts side by side (see ``_run_split``)?"""
+    """Is ``position`` one to value on two threads (see ``_run_split``)?"""
     if most or position.players != 4 or position.tricks_left < _SPLIT_TRICKS:
         return False
     if usable_cores() < 2:
         return False
-    legal = position.legal()
-    return len({card // 13 for card in legal}) >= 2
-
-
-def _split_suits(position: Position) -> tuple[int, int]:
-    """The suits of the seat to act's legal cards in two parts of as even a number of
-    cards as can be (two masks of whole suits: the kernel's ``suits``)."""
-    count = [0] * 4
-    for card in position.legal():
-        count[card // 13] += 1
-    parts = [0, 0]
-    size = [0, 0]
-    for suit in sorted(range(4), key=lambda s: -count[s]):
-        if count[suit]:
-            smaller = 0 if size[0] <= size[1] else 1
-            parts[smaller] |= _SUIT_MASK << (13 * suit)
-            size[smaller] += count[suit]
-    return parts[0], parts[1]
-
-
-def _run_split(
-    position: Position, control: Control | None, keep_table: bool
-) -> tuple[int, dict[int, tuple[int, int]]]:
-    """Every card's bounds, the legal cards' suits in two parts, each valued by a thread of
-    its own (this one, as any solve, and another with tables of its own): the kernel runs
-    without the GIL, and the two use both cores.  The parts' searches have much in common,
-    and each pays for it alone, but a whole 13-trick misère deal still takes a quarter less
-    time than in one thread."""
-    parts = _split_suits(position)
-    controls = [Control() if control is None else control._part() for _ in parts]
-    legal = position.legal()
-    for part, part_control in zip(parts, controls, strict=True):
-        # the cards to value, counted from the start (each part's kernel sets its own when
-        # it starts, and the other thread may start later)
-        part_control._flags[part_control._total] = sum(part >> c & 1 for c in legal)
-    results: list[tuple[int, dict[int, tuple[int, int]]]] = []
-    failure: list[BaseException] = []
-
-    def other_part() -> None:
-        try:
-            with own_tables():
-                results.append(_run(position, False, True, control=controls[1], suits=parts[1]))
-        except BaseException as exc:  # raised again in the caller's thread
-            failure.append(exc)
-
-    helper = threading.Thread(target=other_part, name="whist-solve-part", daemon=True)
-    helper.start()
-    try:
-        first = _run(
-            position, False, True, control=controls[0], keep_table=keep_table, suits=parts[0]
-        )
-    finally:
-        helper.join()
-    if failure:
-        raise failure[0]
-    (value_a, bounds_a), (value_b, bounds_b) = first, results[0]
-    # misère: the side to act's tricks under best play are the fewer of the two parts'
-    value = -1 if min(value_a, value_b) < 0 else min(value_a, value_b)
-    return value, {**bounds_a, **bounds_b}
+    return len({card // 13 for card in position.legal()}) >= 2
 
 
 def _run_locked(
@@ -376,7 +323,6 @@ def _run_locked(
     keep_table: bool,
     graded: int | None,
     known: int | None,
-    suits: int,
 ) -> tuple[int, dict[int, tuple[int, int]]]:
     """The side to act's tricks under best play (-1 if stopped first) and, if
     ``every_card``, each legal card's bounds (equal when known); ``guess`` the value
@@ -385,44 +331,139 @@ def _run_locked(
     # A table entry bounds side 0's tricks in a position described by relative ranks: it
     # holds in any deal with the same rules (trump, objective, hands; with blockers the key
     # is the exact cards, so also the same pending blockers).
-    players = position.players
-    context = (players, position.trump, most, position.blockers)
-    hands = k.hands
-    for i, h in enumerate(position.hands):
-        hands[i] = h
-    trick = k.trick
-    for i, c in enumerate(position.trick):
-        trick[i] = c
-    blk = np.array(position.blockers, dtype=np.int64) if position.blockers else k.noblk
-    table = k.table(position.tricks_left, players, most, keep_table)
-    value = k.kernel.solve_kernel(
-        hands[:players],
-        trick,
-        len(position.trick),
-        players,
-        -1 if position.trump is None else position.trump,
-        position.leader,
-        not most,
-        blk,
-        len(position.blockers),
-        table,
-        k.next_gen(context if keep_table else None),
-        True,
-        every_card,
-        guess,
-        -1 if graded is None else graded,
-        -1 if known is None else known,
-        k.lo,
-        k.hi,
-        k.stats,
-        k.no_control if control is None else control._flags,
-        _HUGE_TT_LEVELS if table is k.huge_tt else 1,
-        suits,
-    )
-    if not every_card:
-        return int(value), {}
-    lo, hi = k.lo, k.hi
-    return int(value), {c: (int(lo[c]), int(hi[c])) for c in range(52) if lo[c] >= 0}
+    context = (position.players, position.trump, most, position.blockers)
+    table = k.table(position.tricks_left, position.players, most, keep_table)
+    solve = _Solve(table, k.next_gen(context if keep_table else None), table is k.huge_tt)
+    if every_card and guess < 0 and graded is None and _splits(position, most):
+        return _run_split(k, solve, position, control)
+    return solve.run(k, position, most, every_card, guess, control, graded, known)
+
+
+class _Solve:
+    """The table (and its generation) one solve searches with, shared by the threads of a
+    split solve."""
+
+    def __init__(self, table: np.ndarray, gen: int, huge: bool) -> None:
+        self.table, self.gen, self.huge = table, gen, huge
+
+    def run(
+        self,
+        k: _Kernel,
+        position: Position,
+        most: bool,
+        every_card: bool,
+        guess: int,
+        control: Control | None,
+        graded: int | None,
+        known: int | None,
+        suits: int = 0,
+    ) -> tuple[int, dict[int, tuple[int, int]]]:
+        """The kernel's solve, in ``k``'s buffers (only ``suits``' cards at the root, if
+        not 0): the value and, if ``every_card``, each card's bounds, as ``_run_locked``."""
+        players = position.players
+        hands = k.hands
+        for i, h in enumerate(position.hands):
+            hands[i] = h
+        trick = k.trick
+        for i, c in enumerate(position.trick):
+            trick[i] = c
+        blk = np.array(position.blockers, dtype=np.int64) if position.blockers else k.noblk
+        value = k.kernel.solve_kernel(
+            hands[:players],
+            trick,
+            len(position.trick),
+            players,
+            -1 if position.trump is None else position.trump,
+            position.leader,
+            not most,
+            blk,
+            len(position.blockers),
+            self.table,
+            self.gen,
+            True,
+            every_card,
+            guess,
+            -1 if graded is None else graded,
+            -1 if known is None else known,
+            k.lo,
+            k.hi,
+            k.stats,
+            k.no_control if control is None else control._flags,
+            _HUGE_TT_LEVELS if self.huge else 1,
+            suits,
+        )
+        if not every_card:
+            return int(value), {}
+        lo, hi = k.lo, k.hi
+        return int(value), {c: (int(lo[c]), int(hi[c])) for c in range(52) if lo[c] >= 0}
+
+
+def _run_split(
+    k: _Kernel, solve: _Solve, position: Position, control: Control | None
+) -> tuple[int, dict[int, tuple[int, int]]]:
+    """Every card's bounds of a four-hand misère position, suit by suit (the longest
+    first), by two threads at once: this one, in ``k``'s buffers, and a helper.  Each takes
+    the next suit left when it is done with one, and both search the same table: the
+    suits' searches have much in common (on their own, each suit of a whole deal costs
+    half or more of the whole), and each thread finds in the table what the other proved
+    (the kernel's ``_check`` keeps either from reading an entry the other is writing)."""
+    legal = position.legal()
+    by_suit: dict[int, int] = {}
+    for card in legal:
+        by_suit[card // 13] = by_suit.get(card // 13, 0) + 1
+    parent = Control() if control is None else control
+    queue: list[tuple[int, Control]] = []
+    for suit in sorted(by_suit, key=lambda s: (-by_suit[s], s)):
+        part = parent._part()  # one per suit: the kernel counts a solve's cards from 0
+        part._flags[part._total] = by_suit[suit]  # counted from the start
+        queue.append((_SUIT_MASK << (13 * suit), part))
+    values: list[int] = []
+    bounds: dict[int, tuple[int, int]] = {}
+    lock = threading.Lock()
+    failure: list[BaseException] = []
+
+    def work(buffers: _Kernel) -> None:
+        while True:
+            with lock:
+                if not queue or parent.stopped:
+                    return
+                suits, part = queue.pop(0)
+            value, found = solve.run(buffers, position, False, True, -1, part, None, None, suits)
+            with lock:
+                values.append(value)
+                bounds.update(found)
+
+    def helper() -> None:
+        try:
+            with _spare_lock:  # buffers only: its tables stay untouched
+                spare = _spare.pop() if _spare else _Kernel()
+            try:
+                work(spare)
+            finally:
+                with _spare_lock:
+                    _spare.append(spare)
+        except BaseException as exc:  # raised again in the caller's thread
+            failure.append(exc)
+            parent.stop()
+
+    thread = threading.Thread(target=helper, name="whist-solve-helper", daemon=True)
+    thread.start()
+    try:
+        work(k)
+    except BaseException:
+        parent.stop()
+        raise
+    finally:
+        thread.join()
+        parent._fold()
+    if failure:
+        raise failure[0]
+    left = position.tricks_left
+    for card in legal:  # a suit not reached before a stop
+        bounds.setdefault(card, (0, left))
+    finished = len(values) == len(by_suit) and min(values) >= 0
+    # misère: the side to act's tricks under best play are its best suit's
+    return (min(values) if finished else -1), bounds
 
 
 def solve(

@@ -43,7 +43,10 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   header also keeps a 64-bit filter of the keys its bucket holds: 43% of the buckets a
   whole misère deal looked in held no entry of the position's key (30% of the entries
   scanned), and skipping those saved another 5-7%.
-  With blockers (two hands) the key is the exact cards instead.
+  With blockers (two hands) the key is the exact cards instead.  Each entry also keeps a
+  hash of its words and of the generation (``_check``), and is used only when that
+  matches: two threads may search one table (the split solves of ``whist.solver``), and
+  one may read an entry while the other is writing it.
 * Most tricks, four hands, at the second card of a trick: the trick the second hand's side
   is sure to win (a ruff the third hand cannot beat, or the top card of the suit led) and,
   in no trump, the winner's top cards after it, when that decides the test.
@@ -1095,8 +1098,8 @@ POLL_NODES = 1024
 # every hand (E_SHAPE) whose top ``depth[s]`` cards of each suit s have the same owners
 # (E_TOP01, E_TOP23): the cards below those "winning ranks" never decided a trick in the
 # search that proved the bound (Haglund & Hein's winning-rank table, on relative ranks).
-E_SHAPE, E_INFO, E_TOP01, E_TOP23, E_BEST = range(5)
-TT_FIELDS = 5
+E_SHAPE, E_INFO, E_TOP01, E_TOP23, E_BEST, E_CHECK = range(6)
+TT_FIELDS = 6
 # Entries a bucket (the table's last dimension; the caller may make a table with more):
 # positions of one shape and leader crowd into few buckets, so ways pay more than buckets:
 # for the same memory, 128 ways instead of 32 search 55-70% fewer nodes at 11-12 tricks in
@@ -1219,6 +1222,21 @@ def _key_bit(key: int) -> int:
 
 
 @_inline
+def _check(key: int, info: int, t01: int, t23: int, gen: int) -> int:
+    """An entry's E_CHECK: a hash of its other words that count and of the generation.
+    Two threads may share a table (``whist.solver``'s split solves), each reading entries
+    while the other writes them, a word at a time: an entry is used only when its check
+    is its words' (a reader that caught a write half done, or a slot left by an earlier
+    generation, sees a mismatch and takes it for a miss).  Multiplied in turn, so that no
+    two changed words cancel out, as they could in a plain XOR."""
+    h = (key ^ gen) * _M1
+    h = (h ^ (h >> 29) ^ info) * _M2
+    h = (h ^ (h >> 32) ^ t01) * _M1
+    h = (h ^ (h >> 29) ^ t23) * _M2
+    return h ^ (h >> 32)
+
+
+@_inline
 def _used(tt: np.ndarray, b: int, gen: int) -> int:
     """Entries of bucket ``b`` in use (ways 1 up; way 0 is the bucket's header): none
     when the header is an earlier generation's."""
@@ -1307,13 +1325,14 @@ def _store(
                     victim = e
                     victim_left = eleft
             tt[b, E_SHAPE, 0] |= _key_bit(key)
+    lo = 0
+    hi = left
     if found:
         info = tt[b, E_INFO, victim]
-        lo = info & 0x1F
-        hi = (info >> 5) & 0x1F
+        if tt[b, E_CHECK, victim] == _check(key, info, t01, t23, gen):
+            lo = info & 0x1F
+            hi = (info >> 5) & 0x1F
     else:
-        lo = 0
-        hi = left
         tt[b, E_BEST, victim] = -1
     if result:
         if target > lo:
@@ -1322,10 +1341,12 @@ def _store(
         hi = target - 1
     if chosen >= 0:
         tt[b, E_BEST, victim] = _card_code(chosen, rem)  # the best lead
+    info = lo | (hi << 5) | (depths << 12) | (left << 28)
     tt[b, E_SHAPE, victim] = key
     tt[b, E_TOP01, victim] = t01
     tt[b, E_TOP23, victim] = t23
-    tt[b, E_INFO, victim] = lo | (hi << 5) | (depths << 12) | (left << 28)
+    tt[b, E_INFO, victim] = info
+    tt[b, E_CHECK, victim] = _check(key, info, t01, t23, gen)
 
 
 # Per trick (row ``left`` of ``lv``), kept as the search goes: the owners of the cards of
@@ -1616,16 +1637,19 @@ def _search(
                                 info = tt[b, E_INFO, e]
                                 depths = (info >> 12) & 0xFFFF
                                 if absolute:
-                                    if tt[b, E_TOP01, e] != hands[1]:
-                                        continue
-                                elif (tt[b, E_TOP01, e] != (cur01 & _PAIR_MASK[depths & 0xFF])) or (
-                                    tt[b, E_TOP23, e] != (cur23 & _PAIR_MASK[(depths >> 8) & 0xFF])
-                                ):
+                                    t01 = hands[1]
+                                    t23 = 0
+                                else:
+                                    t01 = cur01 & _PAIR_MASK[depths & 0xFF]
+                                    t23 = cur23 & _PAIR_MASK[(depths >> 8) & 0xFF]
+                                if tt[b, E_TOP01, e] != t01 or tt[b, E_TOP23, e] != t23:
                                     if near_card < 0 and not misere:
                                         bc = tt[b, E_BEST, e]
                                         if bc >= 0:
                                             near_card = _code_card(bc, rem)
                                     continue
+                                if tt[b, E_CHECK, e] != _check(key, info, t01, t23, gen):
+                                    continue  # half written by another thread: a miss
                                 elo = info & 0x1F  # side 0's tricks: see _store
                                 ehi = (info >> 5) & 0x1F
                                 if flip:
