@@ -548,7 +548,7 @@ def test_full_table_buckets_keep_the_values_right() -> None:
 
     state = solver._Kernel()
     tiny = np.zeros((2, kernel.TT_FIELDS, 4), dtype=np.int64)
-    state.tt = state.big_tt = state.huge_tt = tiny
+    state.tables.tt = state.tables.big_tt = state.tables.huge_tt = tiny
     rng = random.Random(SEED + 77)
     checked = full = 0
     for players, tricks in ((4, 4), (4, 5), (2, 5), (2, 6)) * 3:
@@ -573,11 +573,15 @@ def test_full_table_buckets_keep_the_values_right() -> None:
     assert full > checked // 2  # the buckets did fill, most of the time
 
 
-def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
+@pytest.mark.parametrize("shared", [False, True])
+def test_threads_with_tables_of_their_own_solve_side_by_side(shared: bool) -> None:
     """``own_tables``: two threads solve the positions of two deals at the same time (not
     one after the other, as solves sharing the process's table do), each keeping its own
-    table, and get the values a lone solve gets."""
-    from whist.solver import _kernel, own_tables
+    table, or both searching one (``SharedTables``, as an analysis's threads do), and get
+    the values a lone solve gets."""
+    from whist.solver import SharedTables, _kernel, own_tables
+
+    group = SharedTables() if shared else None
 
     rng = random.Random(SEED + 200)
     lines = []
@@ -593,8 +597,8 @@ def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
     def solve_line(n: int) -> None:
         try:
             trump, line = lines[n]
-            with own_tables():
-                tables[n] = _kernel()
+            with own_tables(group):
+                tables[n] = _kernel().tables
                 both_in.wait()
                 for h, lead, tr in line:
                     together[n].append(solve(h, trump, lead, tr, False, keep_table=True))
@@ -608,7 +612,7 @@ def test_threads_with_tables_of_their_own_solve_side_by_side() -> None:
         worker.join(60)
     assert not failures, failures
     assert together == alone
-    assert tables[0] is not tables[1] and _kernel() not in tables
+    assert (tables[0] is tables[1]) == shared and _kernel().tables not in tables
 
 
 def test_a_deep_misere_solve_is_split_between_two_threads(
@@ -682,10 +686,10 @@ def test_a_half_written_table_entry_is_never_used() -> None:
             ref = brute_solve(hands, trump, leader, trick, most)
             answers = []
             for recheck in (False, True):
-                state.context = None
+                state.tables.context = None
                 solver._run_locked(state, position, most, True, -1, None, True, None, None)
-                table = state.table(position.tricks_left, 4, most, True)
-                for b in np.flatnonzero(table[:, kernel.E_INFO, 0] >> 33 == state.gen):
+                table = state.tables.table(position.tricks_left, 4, most, True)
+                for b in np.flatnonzero(table[:, kernel.E_INFO, 0] >> 33 == state.tables.gen):
                     for e in range(1, int(table[b, kernel.E_INFO, 0] & 0xFFFF) + 1):
                         info = int(table[b, kernel.E_INFO, e])
                         left = info >> 28 & 0x1F
@@ -697,7 +701,7 @@ def test_a_half_written_table_entry_is_never_used() -> None:
                                 for f in (kernel.E_SHAPE, kernel.E_TOP01, kernel.E_TOP23)
                             ]
                             table[b, kernel.E_CHECK, e] = kernel._check(
-                                words[0], claim, words[1], words[2], state.gen
+                                words[0], claim, words[1], words[2], state.tables.gen
                             )
                 _, bounds = solver._run_locked(
                     state, position, most, True, -1, None, True, None, None

@@ -48,8 +48,8 @@ if TYPE_CHECKING:
 PLAY_BUDGET = 2.0
 CPU_POLL_SECONDS = 0.02  # how often a solve's CPU time is read
 # Plays graded side by side: ``whist analyse`` uses the cores it may run on, up to
-# ``DEFAULT_THREADS`` (the hard plays are the first few of a deal: more threads add little,
-# and each costs its own solver table, up to 403 MB); ``--threads`` asks for 1..MAX_THREADS.
+# ``DEFAULT_THREADS`` (the hard plays are the first few of a deal: more threads add
+# little); ``--threads`` asks for 1..MAX_THREADS.
 DEFAULT_THREADS = 4
 MAX_THREADS = 16
 # Two hands with table piles (Japanese Whist) are solved from this many tricks left: one
@@ -245,8 +245,8 @@ def analyse(
     """Every deal of ``record`` that reached card play (or only deal ``only``), each card
     played graded. With ``limits``, stops when they are over: the deal being graded is
     returned cut short (``finished`` False) and later deals are left out. ``threads``:
-    plays graded side by side (on as many cores; each thread's solver table costs its own
-    memory, up to 403 MB in four-hand misère)."""
+    plays graded side by side (on as many cores; they share one solver table, up to 403 MB
+    in four-hand misère)."""
     _, error = replay(record)
     if error is not None:
         raise CannotAnalyse(f"deal {error.deal} action {error.action} is refused: {error.message}")
@@ -343,10 +343,10 @@ def _grade_plays(
     threads: int,
 ) -> tuple[list[Grade | None], bool]:
     """Each position's grade (None: not reached before a stop), taken in ``order`` by
-    ``threads`` threads side by side (each with its own solver table), and whether every
-    one was graded. A play's value is taken as known when the next play is graded already
-    (``_played_value``): in one thread always, with more only when the other thread got
-    there first."""
+    ``threads`` threads side by side (sharing one solver table, each with buffers of its
+    own), and whether every one was graded. A play's value is taken as known when the
+    next play is graded already (``_played_value``): in one thread always, with more only
+    when the other thread got there first."""
     grades: list[Grade | None] = [None] * len(positions)
     lock = threading.Lock()  # guards the queue, the grades and the progress calls
     queue = iter(order)
@@ -375,13 +375,16 @@ def _grade_plays(
                 done += 1
 
     failures: list[BaseException] = []
+    from whist.solver import SharedTables, own_tables
+
+    # the positions of one deal have much in common: what one thread's solves learn, the
+    # other's find in the table
+    shared = SharedTables()
 
     def in_own_tables() -> None:
         nonlocal stopped
-        from whist.solver import own_tables
-
         try:
-            with own_tables():
+            with own_tables(shared):
                 grade_some()
         except BaseException as exc:  # raised again in the caller's thread
             with lock:

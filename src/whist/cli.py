@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         metavar="N",
         help="plays graded side by side, on N cores (default: the cores this process may "
-        "use, at most 4; each thread's solver table takes up to 403 MB)",
+        "use, at most 4)",
     )
 
     commands.add_parser("variants", help="list the variants, their options and presets")

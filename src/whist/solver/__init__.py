@@ -45,6 +45,7 @@ from whist.solver.position import Position, check_position
 __all__ = [
     "Control",
     "Position",
+    "SharedTables",
     "Stopped",
     "brute_solve",
     "check_position",
@@ -177,20 +178,72 @@ class Control:
         return self._sum(self._total)
 
 
-class _Kernel:
-    """The compiled kernel and its transposition table, loaded on first use."""
+class _Tables:
+    """The transposition tables of a solve, their generation and what it was solved for:
+    one thread's, or shared by the threads of a ``SharedTables`` group."""
 
     def __init__(self) -> None:
         from whist.solver import kernel
 
-        self.kernel = kernel
-        self.tt = np.zeros((_TT_BUCKETS, kernel.TT_FIELDS, kernel.TT_WAYS), dtype=np.int64)
+        self.fields = kernel.TT_FIELDS
+        self.tt = np.zeros((_TT_BUCKETS, self.fields, kernel.TT_WAYS), dtype=np.int64)
         self.big_tt: np.ndarray | None = None  # see _BIG_SEARCH_TRICKS
         self.huge_tt: np.ndarray | None = None  # see _HUGE_SEARCH_TRICKS
         self.gen = 0
         # What the current generation's entries were solved for, when a caller keeps the
         # table (None: a fresh table for the next solve); see ``keep_table``.
         self.context: tuple[object, ...] | None = None
+        self.lock = threading.Lock()  # for the threads sharing the tables
+
+    def next_gen(self, context: tuple[object, ...] | None) -> int:
+        """The table generation for a solve: the last one's (its entries still count) when
+        ``context`` is the last solve's, else a new one (an empty table)."""
+        with self.lock:
+            if context is not None and context == self.context:
+                return self.gen
+            self.context = context
+            self.gen += 1
+            if self.gen >= 1 << 30:
+                self.tt[:] = 0
+                for table in (self.big_tt, self.huge_tt):
+                    if table is not None:
+                        table[:] = 0
+                self.gen = 1
+            return self.gen
+
+    def table(self, tricks: int, players: int, most: bool, keep_table: bool) -> np.ndarray:
+        """The transposition table for a search of ``tricks`` tricks: the first buckets of
+        the table for a small one, the big table for a deep one and for every solve of a
+        deal whose table is kept (they must all see the same table), the huge one instead
+        in four-hand misère.  The big and huge tables are allocated on their first use."""
+        deep = keep_table or tricks >= _HUGE_SEARCH_TRICKS
+        with self.lock:
+            if deep and players == 4 and not most:
+                if self.huge_tt is None:
+                    self.huge_tt = self._zeros(_HUGE_TT_BUCKETS)
+                return self.huge_tt
+            if keep_table or tricks >= _BIG_SEARCH_TRICKS:
+                if self.big_tt is None:
+                    self.big_tt = self._zeros(_BIG_TT_BUCKETS)
+                return self.big_tt
+        if tricks <= _SMALL_SEARCH_TRICKS:
+            return self.tt[:_SMALL_SEARCH_BUCKETS]
+        return self.tt
+
+    def _zeros(self, buckets: int) -> np.ndarray:
+        return np.zeros((buckets, self.fields, _BIG_TT_WAYS), dtype=np.int64)
+
+
+class _Kernel:
+    """The compiled kernel, a solve's buffers and the tables it searches, made on first use
+    (the tables its own, or a ``SharedTables`` group's)."""
+
+    def __init__(self) -> None:
+        from whist.solver import kernel
+
+        self.kernel = kernel
+        self.own = _Tables()
+        self.tables = self.own
         self.lo = np.empty(52, dtype=np.int64)
         self.hi = np.empty(52, dtype=np.int64)
         self.no_control = np.zeros(kernel.CTL_FIELDS, dtype=np.int64)  # never stopped
@@ -199,41 +252,23 @@ class _Kernel:
         self.trick = np.zeros(4, dtype=np.int64)
         self.noblk = np.zeros((1, 2), dtype=np.int64)
 
-    def next_gen(self, context: tuple[object, ...] | None) -> int:
-        """The table generation for a solve: the last one's (its entries still count) when
-        ``context`` is the last solve's, else a new one (an empty table)."""
-        if context is not None and context == self.context:
-            return self.gen
-        self.context = context
-        self.gen += 1
-        if self.gen >= 1 << 30:
-            self.tt[:] = 0
-            for table in (self.big_tt, self.huge_tt):
-                if table is not None:
-                    table[:] = 0
-            self.gen = 1
-        return self.gen
 
-    def table(self, tricks: int, players: int, most: bool, keep_table: bool) -> np.ndarray:
-        """The transposition table for a search of ``tricks`` tricks: the first buckets of
-        the table for a small one, the big table for a deep one and for every solve of a
-        deal whose table is kept (they must all see the same table), the huge one instead
-        in four-hand misère.  The big and huge tables are allocated on their first use."""
-        deep = keep_table or tricks >= _HUGE_SEARCH_TRICKS
-        if deep and players == 4 and not most:
-            if self.huge_tt is None:
-                self.huge_tt = self._zeros(_HUGE_TT_BUCKETS)
-            return self.huge_tt
-        if keep_table or tricks >= _BIG_SEARCH_TRICKS:
-            if self.big_tt is None:
-                self.big_tt = self._zeros(_BIG_TT_BUCKETS)
-            return self.big_tt
-        if tricks <= _SMALL_SEARCH_TRICKS:
-            return self.tt[:_SMALL_SEARCH_BUCKETS]
-        return self.tt
+class SharedTables:
+    """Solver tables for the threads of one job (``own_tables(shared)``): each thread
+    solves with buffers of its own, and all of them search one table, where each finds
+    what the others' solves learnt (the kernel checks every entry it reads, so that an
+    entry another thread is writing is a miss, never a wrong bound).  An analysis grading
+    the plays of a deal on two threads: the positions of one deal have much in common."""
 
-    def _zeros(self, buckets: int) -> np.ndarray:
-        return np.zeros((buckets, self.kernel.TT_FIELDS, _BIG_TT_WAYS), dtype=np.int64)
+    def __init__(self) -> None:
+        self._tables: _Tables | None = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> _Tables:
+        with self._lock:
+            if self._tables is None:
+                self._tables = _Tables()
+            return self._tables
 
 
 _state: _Kernel | None = None
@@ -249,21 +284,26 @@ _thread = threading.local()  # .own: the _Kernel of this thread's ``own_tables``
 
 
 @contextlib.contextmanager
-def own_tables() -> Iterator[None]:
+def own_tables(shared: SharedTables | None = None) -> Iterator[None]:
     """Solves in this thread, inside the block, use a table and buffers of their own, so
     that they run beside other threads' solves instead of after them (an analysis grading
     two plays at once on two cores).  Each block holding tables at the same time costs
     their memory (up to the huge table's 403 MB in four-hand misère); ``keep_table`` keeps
-    what the block's earlier solves learnt."""
+    what the block's earlier solves learnt.  With ``shared``, the buffers are the block's
+    own and the tables the group's (see :class:`SharedTables`)."""
     with _spare_lock:
         state = _spare.pop() if _spare else _Kernel()
-    state.context = None  # a fresh table for the block's first solve
+    if shared is None:
+        state.own.context = None  # a fresh table for the block's first solve
+    else:
+        state.tables = shared._get()
     previous = getattr(_thread, "own", None)
     _thread.own = state
     try:
         yield
     finally:
         _thread.own = previous
+        state.tables = state.own
         with _spare_lock:
             _spare.append(state)
 
@@ -332,8 +372,10 @@ def _run_locked(
     # holds in any deal with the same rules (trump, objective, hands; with blockers the key
     # is the exact cards, so also the same pending blockers).
     context = (position.players, position.trump, most, position.blockers)
-    table = k.table(position.tricks_left, position.players, most, keep_table)
-    solve = _Solve(table, k.next_gen(context if keep_table else None), table is k.huge_tt)
+    tables = k.tables
+    table = tables.table(position.tricks_left, position.players, most, keep_table)
+    gen = tables.next_gen(context if keep_table else None)
+    solve = _Solve(table, gen, table is tables.huge_tt)
     if every_card and guess < 0 and graded is None and _splits(position, most):
         return _run_split(k, solve, position, control)
     return solve.run(k, position, most, every_card, guess, control, graded, known)
@@ -435,7 +477,7 @@ def _run_split(
 
     def helper() -> None:
         try:
-            with _spare_lock:  # buffers only: its tables stay untouched
+            with _spare_lock:  # its buffers only: its own tables stay untouched
                 spare = _spare.pop() if _spare else _Kernel()
             try:
                 work(spare)
