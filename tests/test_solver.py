@@ -562,9 +562,7 @@ def test_full_table_buckets_keep_the_values_right() -> None:
                 line = _play_out(rng, list(hands), trump, leader, list(trick), piles)
                 for h, lead, tr in line:
                     position = check_position(h, trump, lead, tr, piles)
-                    _, bounds = solver._run_locked(
-                        state, position, most, True, -1, None, keep, None, None
-                    )
+                    _, bounds = solver._run_locked(state, solver._Ask(position, most), keep)
                     got = {card: lo for card, (lo, hi) in bounds.items() if lo == hi}
                     assert got == brute_solve(h, trump, lead, tr, most, piles), (h, lead, tr)
                     checked += 1
@@ -687,7 +685,7 @@ def test_a_half_written_table_entry_is_never_used() -> None:
             answers = []
             for recheck in (False, True):
                 state.tables.context = None
-                solver._run_locked(state, position, most, True, -1, None, True, None, None)
+                solver._run_locked(state, solver._Ask(position, most), True)
                 table = state.tables.table(position.tricks_left, 4, most, True)
                 for b in np.flatnonzero(table[:, kernel.E_INFO, 0] >> 33 == state.tables.gen):
                     for e in range(1, int(table[b, kernel.E_INFO, 0] & 0xFFFF) + 1):
@@ -703,9 +701,7 @@ def test_a_half_written_table_entry_is_never_used() -> None:
                             table[b, kernel.E_CHECK, e] = kernel._check(
                                 words[0], claim, words[1], words[2], state.tables.gen
                             )
-                _, bounds = solver._run_locked(
-                    state, position, most, True, -1, None, True, None, None
-                )
+                _, bounds = solver._run_locked(state, solver._Ask(position, most), True)
                 answers.append({card: lo for card, (lo, hi) in bounds.items()})
             assert answers[0] == ref
             wrong_when_checked += answers[1] != ref

@@ -34,6 +34,7 @@ reference the tests compare against; both take a :mod:`whist.solver.position`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -318,22 +319,30 @@ def _kernel() -> _Kernel:
     return _state
 
 
-def _run(
-    position: Position,
-    most: bool,
-    every_card: bool,
-    guess: int = -1,
-    control: Control | None = None,
-    keep_table: bool = False,
-    graded: int | None = None,
-    known: int | None = None,
-) -> tuple[int, dict[int, tuple[int, int]]]:
-    args = (position, most, every_card, guess, control, keep_table, graded, known)
+@dataclasses.dataclass(frozen=True)
+class _Ask:
+    """What one solve asks the kernel: the position and objective; ``every_card``: each
+    legal card's bounds too, not only the value; ``guess`` the value expected (-1: none),
+    where the search starts; ``graded`` and ``known`` as in :func:`solve_bounds`;
+    ``suits`` (0: all) a mask of the suits whose cards the root may play (a split solve's
+    part)."""
+
+    position: Position
+    most: bool
+    every_card: bool = True
+    guess: int = -1
+    control: Control | None = None
+    graded: int | None = None
+    known: int | None = None
+    suits: int = 0
+
+
+def _run(ask: _Ask, keep_table: bool = False) -> tuple[int, dict[int, tuple[int, int]]]:
     own: _Kernel | None = getattr(_thread, "own", None)
     if own is not None:  # this thread's own tables: nobody else's solve to wait for
-        return _run_locked(own, *args)
+        return _run_locked(own, ask, keep_table)
     with _lock:
-        return _run_locked(_kernel(), *args)
+        return _run_locked(_kernel(), ask, keep_table)
 
 
 def usable_cores() -> int:
@@ -353,32 +362,21 @@ def _splits(position: Position, most: bool) -> bool:
     return len({card // 13 for card in position.legal()}) >= 2
 
 
-def _run_locked(
-    k: _Kernel,
-    position: Position,
-    most: bool,
-    every_card: bool,
-    guess: int,
-    control: Control | None,
-    keep_table: bool,
-    graded: int | None,
-    known: int | None,
-) -> tuple[int, dict[int, tuple[int, int]]]:
+def _run_locked(k: _Kernel, ask: _Ask, keep_table: bool) -> tuple[int, dict[int, tuple[int, int]]]:
     """The side to act's tricks under best play (-1 if stopped first) and, if
-    ``every_card``, each legal card's bounds (equal when known); ``guess`` the value
-    expected (-1: none), where the search starts; ``graded`` and ``known`` as in
-    :func:`solve_bounds`."""
+    ``ask.every_card``, each legal card's bounds (equal when known)."""
     # A table entry bounds side 0's tricks in a position described by relative ranks: it
     # holds in any deal with the same rules (trump, objective, hands; with blockers the key
     # is the exact cards, so also the same pending blockers).
+    position, most = ask.position, ask.most
     context = (position.players, position.trump, most, position.blockers)
     tables = k.tables
     table = tables.table(position.tricks_left, position.players, most, keep_table)
     gen = tables.next_gen(context if keep_table else None)
     solve = _Solve(table, gen, table is tables.huge_tt)
-    if every_card and guess < 0 and graded is None and _splits(position, most):
-        return _run_split(k, solve, position, control)
-    return solve.run(k, position, most, every_card, guess, control, graded, known)
+    if ask.every_card and ask.guess < 0 and ask.graded is None and _splits(position, most):
+        return _run_split(k, solve, ask)
+    return solve.run(k, ask)
 
 
 class _Solve:
@@ -388,20 +386,9 @@ class _Solve:
     def __init__(self, table: np.ndarray, gen: int, huge: bool) -> None:
         self.table, self.gen, self.huge = table, gen, huge
 
-    def run(
-        self,
-        k: _Kernel,
-        position: Position,
-        most: bool,
-        every_card: bool,
-        guess: int,
-        control: Control | None,
-        graded: int | None,
-        known: int | None,
-        suits: int = 0,
-    ) -> tuple[int, dict[int, tuple[int, int]]]:
-        """The kernel's solve, in ``k``'s buffers (only ``suits``' cards at the root, if
-        not 0): the value and, if ``every_card``, each card's bounds, as ``_run_locked``."""
+    def run(self, k: _Kernel, ask: _Ask) -> tuple[int, dict[int, tuple[int, int]]]:
+        """The kernel's solve of ``ask``, in ``k``'s buffers, as ``_run_locked``."""
+        position = ask.position
         players = position.players
         hands = k.hands
         for i, h in enumerate(position.hands):
@@ -417,32 +404,30 @@ class _Solve:
             players,
             -1 if position.trump is None else position.trump,
             position.leader,
-            not most,
+            not ask.most,
             blk,
             len(position.blockers),
             self.table,
             self.gen,
             True,
-            every_card,
-            guess,
-            -1 if graded is None else graded,
-            -1 if known is None else known,
+            ask.every_card,
+            ask.guess,
+            -1 if ask.graded is None else ask.graded,
+            -1 if ask.known is None else ask.known,
             k.lo,
             k.hi,
             k.stats,
-            k.no_control if control is None else control._flags,
+            k.no_control if ask.control is None else ask.control._flags,
             _HUGE_TT_LEVELS if self.huge else 1,
-            suits,
+            ask.suits,
         )
-        if not every_card:
+        if not ask.every_card:
             return int(value), {}
         lo, hi = k.lo, k.hi
         return int(value), {c: (int(lo[c]), int(hi[c])) for c in range(52) if lo[c] >= 0}
 
 
-def _run_split(
-    k: _Kernel, solve: _Solve, position: Position, control: Control | None
-) -> tuple[int, dict[int, tuple[int, int]]]:
+def _run_split(k: _Kernel, solve: _Solve, ask: _Ask) -> tuple[int, dict[int, tuple[int, int]]]:
     """Every card's bounds of a four-hand misère position, suit by suit (the longest
     first), by two threads at once: this one, in ``k``'s buffers, and a helper.  Each takes
     the next suit left when it is done with one, and both search the same table: the
@@ -452,6 +437,7 @@ def _run_split(
     On 13-trick no-trump deals, against one thread: 36-56% less time (medians of 5 deals,
     four seeds); starting each suit's search at the best value found so far saved another
     5-13%."""
+    position, control = ask.position, ask.control
     legal = position.legal()
     by_suit: dict[int, int] = {}
     for card in legal:
@@ -476,7 +462,9 @@ def _run_split(
                 # the best value of the suits done so far: a suit's is mostly the same or
                 # a trick off, and its search then starts there instead of from the bottom
                 guess = min((v for v in values if v >= 0), default=-1)
-            value, found = solve.run(buffers, position, False, True, guess, part, None, None, suits)
+            value, found = solve.run(
+                buffers, dataclasses.replace(ask, guess=guess, control=part, suits=suits)
+            )
             with lock:
                 values.append(value)
                 bounds.update(found)
@@ -538,7 +526,7 @@ def solve(
     ``keep_table``: keep what earlier solves with ``keep_table`` learnt (see the module's
     documentation): for the positions of one deal, solved one after another."""
     position = check_position(hands, trump, leader, trick, blockers)
-    value, bounds = _run(position, most, True, control=control, keep_table=keep_table)
+    value, bounds = _run(_Ask(position, most, control=control), keep_table)
     if value < 0:
         raise Stopped
     return {card: lo for card, (lo, _) in bounds.items()}
@@ -579,9 +567,8 @@ def solve_bounds(
         raise ValueError(
             f"a known value {known!r} needs a graded card and 0..{position.tricks_left} tricks"
         )
-    return _run(
-        position, most, True, control=control, keep_table=keep_table, graded=graded, known=known
-    )[1]
+    ask = _Ask(position, most, control=control, graded=graded, known=known)
+    return _run(ask, keep_table)[1]
 
 
 def solve_value(
@@ -603,7 +590,7 @@ def solve_value(
     ``keep_table`` as in :func:`solve`."""
     position = check_position(hands, trump, leader, trick, blockers)
     start = -1 if guess is None else min(max(guess, 0), position.tricks_left)
-    value = _run(position, most, False, start, control, keep_table)[0]
+    value = _run(_Ask(position, most, False, start, control), keep_table)[0]
     if value < 0:
         raise Stopped
     return value
