@@ -662,6 +662,54 @@ def test_a_deep_misere_solve_is_split_between_two_threads(
     assert stopped_short > 0
 
 
+def test_a_thread_without_a_suit_left_finishes_the_other_threads_suit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a split solve, the thread that runs out of suits values the other thread's suit
+    card by card and stops that search once every card is known.  Here the calling
+    thread's search waits until it is stopped, so that the helping thread values every
+    card of the calling thread's suit: the values are still brute force's, and the control
+    counts every card."""
+    import whist.solver as solver
+
+    monkeypatch.setattr(solver, "_SPLIT_TRICKS", 5)
+    monkeypatch.setattr(solver, "usable_cores", lambda: 2)
+    caller = threading.current_thread()
+    run = solver._Solve.run
+    waited: list[bool] = []
+    helped: list[int] = []
+
+    def slow_caller(self: solver._Solve, k: solver._Kernel, ask: solver._Ask) -> object:
+        assert ask.control is not None
+        if threading.current_thread() is caller and ask.suits and ask.control._counted:
+            for _ in range(1000):  # until the helping thread has valued the whole suit
+                if ask.control.stopped:
+                    break
+                threading.Event().wait(0.01)
+            waited.append(ask.control.stopped)
+        elif not ask.control._counted:
+            helped.append(ask.suits)
+        return run(self, k, ask)
+
+    monkeypatch.setattr(solver._Solve, "run", slow_caller)
+    cases = brute_cases(SEED + 305, 12, 4, 5, min_tricks=5)
+    for hands, trump, leader, trick, _, _ in cases:
+        assert isinstance(hands, list) and isinstance(trick, list) and isinstance(leader, int)
+        assert trump is None or isinstance(trump, int)
+        legal = check_position(hands, trump, leader, trick).legal()
+        if len({card // 13 for card in legal}) < 2:
+            continue
+        waited.clear()
+        helped.clear()
+        control = solver.Control()
+        bounds = solve_bounds(hands, trump, leader, trick, False, control=control)
+        ref = brute_solve(hands, trump, leader, trick, False)
+        assert {card: lo for card, (lo, hi) in bounds.items() if lo == hi} == ref
+        assert control.cards_done == control.cards_total == len(legal)
+        assert waited == [True] and helped  # the caller's suit: valued by the helper, stopped
+        assert all(suits & (suits - 1) == 0 for suits in helped)  # a card at a time
+
+
 def test_a_half_written_table_entry_is_never_used() -> None:
     """The threads of a split solve share a table, each reading entries the other may be
     writing a word at a time: an entry whose words do not match its check is a miss.  Every

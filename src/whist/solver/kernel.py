@@ -1858,6 +1858,17 @@ def _search(
             state = CHILD_DONE
 
 
+@_inline
+def _card_bounds(
+    lo_out: np.ndarray, hi_out: np.ndarray, c: int, lo: int, hi: int, misere: bool, left: int
+) -> None:
+    """Card ``c``'s bounds on the side to act's tricks, from bounds on the score."""
+    if misere:
+        lo, hi = left - hi, left - lo
+    hi_out[c] = hi  # (the high bound first: a reader sees lo == hi only once both are in)
+    lo_out[c] = lo
+
+
 @numba.njit(cache=True, nogil=True)
 def solve_kernel(
     hands_in: np.ndarray,
@@ -2089,10 +2100,10 @@ def solve_kernel(
                 rhi[i] -= 1
         if not stopped:
             ctl[CTL_DONE] += runs[i]
+            # at once, for a thread helping with this solve (see whist.solver's _run_split)
+            _card_bounds(lo_out, hi_out, c, rlo[i], rhi[i], misere, left)
     for i in range(cnt):
-        c = root_moves[i]
-        lo_out[c] = rlo[i] if not misere else left - rhi[i]
-        hi_out[c] = rhi[i] if not misere else left - rlo[i]
+        _card_bounds(lo_out, hi_out, root_moves[i], rlo[i], rhi[i], misere, left)
     # Equivalent cards share their representative's bounds.
     for s in range(4):
         h = _suit_bits(free, s)
