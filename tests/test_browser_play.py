@@ -127,6 +127,10 @@ def asked(player: Player) -> dict[str, Any] | None:
     return state if state is not None and state["view"]["legal"] else None
 
 
+PLAYABLE_JS = """(card) =>
+  !!document.querySelector(`[data-testid="hand"] .card-btn.playable[data-card="${card}"]`)"""
+
+
 # A point of the hand's `card` (relative to the card) where a tap lands on the card itself.
 VISIBLE_POINT_JS = """(card) => {
   const el = document.querySelector(`[data-testid="hand"] [data-card="${card}"]`);
@@ -147,6 +151,9 @@ def click_now(player: Player, card: str, state: dict[str, Any]) -> float:
     still run) and return the click-to-trick time the page measured (performance marks, ms)."""
     page = player.page
     before = page.evaluate(LAST_MEASURE_JS)[0]
+    # The page has taken in the state (the test sees the frame first: on a loaded machine the
+    # page's script may not have run yet, and a card it does not offer yet ignores a click).
+    wait_for(page, lambda: page.evaluate(PLAYABLE_JS, card), f"{card} offered")
     # Where the card is not covered by another (the cards of a full hand overlap, on a phone
     # in two rows): a person taps what they see.
     where = page.evaluate(VISIBLE_POINT_JS, card)

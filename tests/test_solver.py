@@ -678,16 +678,22 @@ def test_a_thread_without_a_suit_left_finishes_the_other_threads_suit(
     run = solver._Solve.run
     waited: list[bool] = []
     helped: list[int] = []
+    caller_has_a_suit = threading.Event()
 
     def slow_caller(self: solver._Solve, k: solver._Kernel, ask: solver._Ask) -> object:
         assert ask.control is not None
         if threading.current_thread() is caller and ask.suits and ask.control._counted:
+            caller_has_a_suit.set()
             for _ in range(1000):  # until the helping thread has valued the whole suit
                 if ask.control.stopped:
                     break
                 threading.Event().wait(0.01)
             waited.append(ask.control.stopped)
-        elif not ask.control._counted:
+        elif ask.control._counted:
+            # the other thread's suits: not before the caller has one (else the other
+            # thread, started first, might take them all)
+            assert caller_has_a_suit.wait(10)
+        else:
             helped.append(ask.suits)
         return run(self, k, ask)
 
