@@ -92,7 +92,6 @@ _HUGE_TT_LEVELS = 2
 # threads value the legal cards suit by suit (``_run_split``).  Below that a solve takes
 # well under a second, and would pay more for starting a thread than it could save.
 _SPLIT_TRICKS = 12
-_SUIT_MASK = 0x1FFF
 
 
 class Stopped(Exception):
@@ -327,8 +326,8 @@ class _Ask:
     """What one solve asks the kernel: the position and objective; ``every_card``: each
     legal card's bounds too, not only the value; ``guess`` the value expected (-1: none),
     where the search starts; ``graded`` and ``known`` as in :func:`solve_bounds`;
-    ``suits`` (0: all) a mask of the suits whose cards the root may play (a split solve's
-    part)."""
+    ``suits`` (0: all) a mask of the cards the root may play (a split solve's part: a suit,
+    or one card of it when the other thread helps)."""
 
     position: Position
     most: bool

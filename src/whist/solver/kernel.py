@@ -1906,8 +1906,9 @@ def solve_kernel(
     ``guess``: the value expected, where the search starts (-1: none).  ``ctl``: see
     ``CTL_STOP``.  ``levels``: 1, or 2 to give the entries that fix the owners of the top two
     cards of every suit buckets of their own (see ``_signature``).  ``suits`` (0: none): a
-    mask of whole suits, which limits the root to its legal cards in them (at least one):
-    the value and the cards are then those of that part of the choice alone."""
+    mask of cards (whole suits, or one card), which limits the root to its legal cards in
+    it (at least one): the value and the cards are then those of that part of the choice
+    alone."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
