@@ -73,9 +73,10 @@ its tests proved so far, which is what a stopped ``whist.solver.solve_bounds`` r
 
 ``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
-tricks left, [30] table cut-offs and [36] entries of the position found that did not decide
-the test, [31..34] sure-trick cut-offs at a trick start and [35] at its second card,
-[37..38] misère forced-trick cut-offs at a trick start and [39] within a trick.
+tricks left, [24] nodes at a trick start (what DDS counts as its nodes), [30] table cut-offs
+and [36] entries of the position found that did not decide the test, [31..34] sure-trick
+cut-offs at a trick start and [35] at its second card, [37..38] misère forced-trick cut-offs
+at a trick start and [39] within a trick.
 
 Cost per node (this is the one place where speed rules over elegance):
 
@@ -149,6 +150,12 @@ _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _M1 = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 _M2 = -4417276706812531889  # 0xC2B2AE3D27D4EB4F as int64
 MAX_MOVES = 32  # per ply: hands hold at most 26 cards (two-hand games)
+# Lead order: the weight of each opponent's card of the suit led (see ``_order``), and the
+# cards an opponent without the suit counts for.  Fitted to the nodes of bench/solver.py's
+# positions of seed 77 (13 and 8 tricks) and checked on seed 4242.
+REPLY_WEIGHT_MOST = 15
+REPLY_WEIGHT_MISERE = 100
+VOID_REPLIES = 30
 
 
 @_inline
@@ -981,6 +988,16 @@ def _order(
                             key -= 100
                         if _must_beat(_suit_bits(hands[(seat + 3) & 3], s), r):
                             key += 50
+                # Fewer replies, a smaller tree: each opponent's card of the suit is a
+                # reply to search, and an opponent without the suit may throw any card
+                # (DDS weighs its leads so too).  Of the leads that refute a test, the one
+                # with the smallest tree comes first: 13-trick most-tricks solves search
+                # 45-50% fewer nodes, 8-trick ones 19%, misère 10-20%.
+                replies = 0
+                for o in (1, 3):
+                    n_o = _popc(_suit_bits(hands[(seat + o) & (players - 1)], s))
+                    replies += n_o if n_o > 0 else VOID_REPLIES
+                key -= (REPLY_WEIGHT_MISERE if misere else REPLY_WEIGHT_MOST) * replies
             else:
                 wins = _beats(c, wcard, trump)
                 if not misere:
@@ -1555,6 +1572,7 @@ def _search(
                         wres = 1 << wc  # the followers' cards below it: its rank counts
                         continue
             if pos == 0:
+                stats[24] += 1
                 ls = _side(leader, players)
                 if nblk == 0 and not misere:
                     ours = ls == root_side
