@@ -67,7 +67,13 @@ _SMALL_SEARCH_BUCKETS = 1 << 9
 # allocated on the first such solve, so MASTER's small ones never touch it) with buckets of
 # 512 entries saves 15-50% of the nodes of 12-trick misère solves; on a 13-trick misère
 # deal, 512 entries a bucket instead of 128 halve the nodes (52 to 25 million) and save 20%
-# of the time (1,024: a few nodes fewer, slower: a probe scans the bucket).
+# of the time (1,024: a few nodes fewer, slower: a probe scans the bucket).  Most-tricks
+# searches (of a position alone) stay in the first table: since leads are ordered by the
+# opponents' replies they search half the nodes, and at 13 tricks the big table saves them
+# under 1% of those (seeds 77 and 4242), while a table four times the size is colder in the
+# caches: bench/solver.py's 13-trick median, solves taking turns with DDS, 58-61 ms against
+# 75-76 ms (seed 517953602, two runs each).  A process that only plays most tricks (two-hand
+# bots) never allocates it.
 _BIG_SEARCH_TRICKS = 11
 _BIG_TT_BUCKETS = 1 << 12
 _BIG_TT_WAYS = 512
@@ -216,8 +222,8 @@ class _Tables:
 
     def table(self, tricks: int, players: int, most: bool, keep_table: bool) -> np.ndarray:
         """The transposition table for a search of ``tricks`` tricks: the first buckets of
-        the table for a small one, the big table for a deep one and for every solve of a
-        deal whose table is kept (they must all see the same table), the huge one instead
+        the table for a small one, the big table for a deep misère one and for every solve
+        of a deal whose table is kept (they must all see the same table), the huge one instead
         in four-hand misère.  The big and huge tables are allocated on their first use."""
         deep = keep_table or tricks >= _HUGE_SEARCH_TRICKS
         with self.lock:
@@ -225,7 +231,7 @@ class _Tables:
                 if self.huge_tt is None:
                     self.huge_tt = self._zeros(_HUGE_TT_BUCKETS)
                 return self.huge_tt
-            if keep_table or tricks >= _BIG_SEARCH_TRICKS:
+            if keep_table or (tricks >= _BIG_SEARCH_TRICKS and not most):
                 if self.big_tt is None:
                     self.big_tt = self._zeros(_BIG_TT_BUCKETS)
                 return self.big_tt
