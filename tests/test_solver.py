@@ -707,6 +707,7 @@ def test_a_thread_without_a_suit_left_finishes_the_other_threads_suit(
             continue
         waited.clear()
         helped.clear()
+        caller_has_a_suit.clear()  # (set by the last case: the other thread would not wait)
         control = solver.Control()
         bounds = solve_bounds(hands, trump, leader, trick, False, control=control)
         ref = brute_solve(hands, trump, leader, trick, False)
