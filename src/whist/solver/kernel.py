@@ -62,9 +62,9 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   of a position that differs only in the owners of top cards: 6-8% fewer nodes at 13
   tricks), then per-seat heuristics (cash sure winners, lead to partner's winners or
   towards a ruff, win as cheaply as is safe, discard low; in misère the last two leads that
-  refuted a test at the trick first, then the lowest card of a suit, duck under with the
-  highest card, throw the card likeliest to win its suit, and treat a card an opponent
-  still to play must beat as a duck).  Leads of suits the opponents hold few cards of come
+  refuted a test at the trick first, then the lowest card of a suit, duck under or throw
+  the highest card that still ducks, and treat a card an opponent still to play must beat
+  as a duck).  Leads of suits the opponents hold few cards of come
   first, and of suits an opponent lacks last (as DDS weighs its leads): the opponents'
   cards are the replies to search, and a hand without the suit may throw any card.  Of the
   leads that refute a test that is the smallest tree: it halved the nodes of 13-trick
@@ -995,19 +995,7 @@ def _order(
                 elif ours_anyway:
                     key = 300 + r
                 elif not wins or (partner_wins and pos == players - 1):
-                    key = 300 + r  # duck with the highest card that still ducks
-                    if s != led:
-                        # a throw: the card likeliest to win a trick of its own suit
-                        under = 0
-                        over = 0
-                        for h in range(players):
-                            if _side(h, players) != side:
-                                hs = _suit_bits(hands[h], s)
-                                under += _popc(hs & ((1 << r) - 1))
-                                over += _popc(hs >> (r + 1))
-                        key += 4 * (under - over)
-                        if (rs >> (r + 1)) == 0:
-                            key += 20
+                    key = 300 + r  # duck (or throw) the highest card that still ducks
                 else:
                     key = 100 + r  # a trick we must take: the highest card goes ...
                     if pos < players - 1 and s == led:
