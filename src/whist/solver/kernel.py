@@ -64,11 +64,11 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   towards a ruff, win as cheaply as is safe, discard low; in misère the last two leads that
   refuted a test at the trick first, then the lowest card of a suit, duck under or throw
   the highest card that still ducks, and treat a card an opponent still to play must beat
-  as a duck).  Leads of suits the opponents hold few cards of come
-  first, and of suits an opponent lacks last (as DDS weighs its leads): the opponents'
-  cards are the replies to search, and a hand without the suit may throw any card.  Of the
-  leads that refute a test that is the smallest tree: it halved the nodes of 13-trick
-  most-tricks solves (two seeds) and saved 10-20% in misère.
+  as a duck).  Leads of suits the opponents hold few cards of come first, and of suits an
+  opponent lacks last (as DDS weighs its leads): the opponents' cards are the replies to
+  search, and a hand without the suit may throw any card.  Of the leads that refute a test
+  that is the smallest tree: it halved the nodes of 13-trick most-tricks solves (two
+  seeds) and saved 10-20% in misère.
 
 Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and every
 ``POLL_NODES`` nodes the search reads a stop flag another thread may set in ``ctl``
