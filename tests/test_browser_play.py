@@ -270,6 +270,9 @@ def test_play_aids_pre_selection_forced_card_and_why_a_card_cannot_be_played(
     start_table(ann, auto_play=True, preselect=True, sound=True)
     page = ann.page
     until_card_play(ann)
+    # (this deal's cards are sent once each: a forced card's play may go out before the
+    # test next reads the state, whose answer is then still on its way)
+    deal_mark = len(ann.frames.sent)
     preselected = refused = forced = False
     while not deal_over(page):
         state = latest_state(ann)
@@ -301,8 +304,7 @@ def test_play_aids_pre_selection_forced_card_and_why_a_card_cannot_be_played(
             continue
         if len(legal) == 1:
             # Nobody clicks: the forced card goes by itself after a short pause.
-            mark = len(ann.frames.sent)
-            sent_play(ann, mark, legal[0])
+            sent_play(ann, deal_mark, legal[0])
             forced = True
             played_by_server(ann, legal[0])
             continue
