@@ -35,7 +35,7 @@ from whist.cluster.jobs import STREAM, BotJobs
 from whist.core.actions import action_to_json
 from whist.core.views import View, view_for
 from whist.master.bot import Estimate, MasterBot
-from whist.server.bots import BotPool, warm_up
+from whist.server.bots import BotPool, warm_up_here
 from whist.server.deps import COOKIE
 from whist.server.ratings import end_rating
 from whist.variants import new_match
@@ -85,6 +85,27 @@ def test_a_forced_action_has_no_estimate() -> None:
     forced = View(**{**view.__dict__, "legal": view.legal[:1]})
     action, estimate = MasterBot().advise(forced, Random(0), 0.1)
     assert action == forced.legal[0] and estimate is None
+
+
+def test_advice_for_a_secret_bid_holds_while_the_others_lock_theirs() -> None:
+    """The others' locked bids tell nothing of what they bid: a hint asked before them is
+    still for the same decision (bots bid while MASTER thinks), a played card is not."""
+    match = new_match("minnesota")
+    match.start_deal(list(range(52)), dealer=0)
+    asked = view_for(match, 0)
+    assert set(asked.to_act) == {0, 1, 2, 3}
+    for seat in (1, 2, 3):
+        match.apply(match.legal_actions(seat)[0])
+    later = view_for(match, 0)
+    assert later != asked and later.decided == (1, 2, 3)
+    assert asked.same_decision(later)
+    match.apply(match.legal_actions(0)[0])  # every bid is in: shown, and play begins
+    player = match.to_act()[0]
+    first = view_for(match, player)
+    assert not asked.same_decision(view_for(match, 0))
+    match.apply(match.legal_actions(player)[0])
+    match.apply(match.legal_actions(match.to_act()[0])[0])
+    assert not first.same_decision(view_for(match, player))
 
 
 def test_the_pool_advises_in_a_worker_process() -> None:
@@ -264,10 +285,10 @@ def test_a_hint_is_masters_choice_on_the_seats_view_logged_before_it_is_sent(
 def slow_advice(here: Room, seconds: float) -> list[str]:
     """MASTER's advice comes ``seconds`` late (the worker is busy, the machine loaded);
     the seed of each advice given is added to the list returned, once it is given.  The
-    solvers are loaded first, as a bot worker does when it starts: these rooms think in
-    the test's own process, where a first advice would also pay for loading them, and
-    on a loaded machine that ran over the hint's time limit."""
-    warm_up()
+    solvers are loaded first: these rooms think in the test's own process, whose pool
+    would load them before the first advice, in a thread that on a loaded machine could
+    slow the table answers these tests time."""
+    warm_up_here()
     club = here.app.state.club
     advise = club.advise
     given: list[str] = []

@@ -1164,6 +1164,7 @@ def test_a_bot_over_its_budget_plays_a_safe_legal_move(monkeypatch: pytest.Monke
         return {"seat": 0, "resign": True}
 
     monkeypatch.setattr(server_bots, "choose", stuck)
+    server_bots.warm_up_here()  # (a first thought waits for it: not what is timed here)
     match = new_match("german", {"match": "single"})
     match.start_deal(list(range(52)), dealer=0)
     seat = match.next_seat()
@@ -1181,6 +1182,40 @@ def test_a_bot_over_its_budget_plays_a_safe_legal_move(monkeypatch: pytest.Monke
     action, took = asyncio.run(run())
     assert took < 2.0
     assert action in view.to_json()["legal"]
+
+
+def test_bots_in_the_server_process_warm_it_up_once_and_off_the_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without workers, a first MASTER thought would also pay for loading the solvers on
+    its clock (and play the safe move instead): the pool warms the process up first."""
+    warm_ups: list[float] = []
+
+    def slow_warm_up() -> None:
+        time.sleep(1.0)  # longer than the thought's whole allowance (budget + 0.5 s)
+        warm_ups.append(time.monotonic())
+
+    def chosen(level: str, view: Any, seed: str, budget: float) -> dict[str, Any]:
+        return {"seat": 0, "resign": True}
+
+    monkeypatch.setattr(server_bots, "_warmed_here", threading.Event())
+    monkeypatch.setattr(server_bots, "warm_up", slow_warm_up)
+    monkeypatch.setattr(server_bots, "choose", chosen)
+    match = new_match("german", {"match": "single"})
+    match.start_deal(list(range(52)), dealer=0)
+    view = view_for(match, match.next_seat())
+
+    async def run() -> list[dict[str, Any]]:
+        pool = server_bots.BotPool(0, budget=0.05)
+        try:
+            first = await asyncio.gather(*(pool.think("master", view, f"s{i}") for i in range(3)))
+            return [*first, await pool.think("master", view, "later")]
+        finally:
+            pool.close()
+
+    actions = asyncio.run(run())
+    assert actions == [{"seat": 0, "resign": True}] * 4  # the bots' own moves, not safe ones
+    assert len(warm_ups) == 1
 
 
 # ======================================================================= a failing store

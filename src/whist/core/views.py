@@ -11,7 +11,7 @@ one's own once locked).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from whist.core.actions import Action, action_to_json
@@ -70,6 +70,12 @@ class View:
     offer: Card | None  # German talon: the unseen stock card the seat is deciding on
     table: tuple[tuple[Pile, ...], ...]  # Japanese Whist piles per seat (public)
     table_cards: Hand  # the seat's own face-up table cards (Japanese Whist)
+
+    def same_decision(self, other: View) -> bool:
+        """Is ``other`` (a later view of the same seat) the same decision as this one?  Equal
+        but for the other seats that have locked a secret choice meanwhile, which tells
+        nothing of what they chose: advice for this view still holds for that one."""
+        return replace(self, decided=other.decided, to_act=other.to_act) == other
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError
 
 from whist.core.actions import Action, Resign, action_from_json
 from whist.core.errors import WhistError
-from whist.core.views import view_for
+from whist.core.views import View, view_for
 from whist.server.commands import (
     Accept,
     Act,
@@ -393,7 +393,7 @@ class TableActor:
         seed = f"{self.state.table_id}:{self.state.version}:{seat}:hint"
         asyncio.get_running_loop().create_task(self._advise(hint, seat, view, seed))
 
-    async def _advise(self, hint: Hint, seat: int, view: Any, seed: str) -> None:
+    async def _advise(self, hint: Hint, seat: int, view: View, seed: str) -> None:
         try:
             advice = await self.hub.advise(view, seed)
         except Exception as exc:
@@ -411,9 +411,10 @@ class TableActor:
             return  # the asker's socket is gone: nothing is shown, so nothing is logged
         if advised.failure is not None:
             raise Refused(*advised.failure)
-        # The same view: the same decision to make (its legal actions are in it).
+        # The same view (but for others' secret choices locked meanwhile): the same
+        # decision to make (its legal actions are in it).
         seat = self._hint_seat(advised.hint.connection.player_id, turn=False)
-        if seat != advised.seat or view_for(self.state.match, seat) != advised.view:
+        if seat != advised.seat or not advised.view.same_decision(view_for(self.state.match, seat)):
             raise Refused("position_changed", "the position changed: ask again")
         if not self.state.hints_shown:
             await self._commit([HintShown(seat)])  # saved, then shown: the match is unrated

@@ -77,6 +77,20 @@ def warm_up() -> None:
         log.exception("warming up a bot worker failed")
 
 
+_warmed_here = threading.Event()
+_warming_here = threading.Lock()
+
+
+def warm_up_here() -> None:
+    """``warm_up`` once in this process, for bots that think in the server's own process
+    (no workers): the first of them waits for it, off its clock, as a worker's first
+    thought waits for that worker's warm-up."""
+    with _warming_here:
+        if not _warmed_here.is_set():
+            warm_up()
+            _warmed_here.set()
+
+
 # ------------------------------------------------------------------ the worker's side
 def start_worker(server_pid: int) -> None:
     """The initializer of every worker: die with the server, then warm up."""
@@ -212,12 +226,19 @@ class BotPool:
         processes = dict(self.executor._processes or {})  # the executor keeps no public list
         return {pid: process.is_alive() for pid, process in processes.items()}
 
+    async def _warmed(self) -> None:
+        """Wait for the workers' warm-up (or, without workers, this process's) once, before
+        the first thought's clock starts."""
+        if self.warming:
+            await asyncio.gather(*map(asyncio.wrap_future, self.warming))
+            self.warming = []
+        elif self.size == 0 and not _warmed_here.is_set():
+            await asyncio.get_running_loop().run_in_executor(None, warm_up_here)
+
     async def think(self, level: str, view: View, seed: str) -> dict[str, Any]:
         executor = self.executor
         try:
-            if self.warming:  # once, and not on the bot's clock
-                await asyncio.gather(*map(asyncio.wrap_future, self.warming))
-                self.warming = []
+            await self._warmed()
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(executor, choose, level, view, seed, self.budget)
             return await asyncio.wait_for(future, timeout=self.budget + 0.5)
@@ -240,9 +261,7 @@ class BotPool:
         executor = self.executor
         loop = asyncio.get_running_loop()
         try:
-            if self.warming:  # once, and not on the hint's clock
-                await asyncio.gather(*map(asyncio.wrap_future, self.warming))
-                self.warming = []
+            await self._warmed()
             future = loop.run_in_executor(executor, advise, view, seed, self.budget)
             return await asyncio.wait_for(future, timeout=self.budget + HINT_GRACE)
         except BrokenProcessPool:

@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from whist.core.views import View
+
 MessageId = str | int | None  # a client message's id, echoed in the answer
 
 
@@ -251,7 +253,7 @@ class Advised:
 
     hint: Hint
     seat: int
-    view: Any  # the seat's view the advice was asked for
+    view: View  # the seat's view the advice was asked for
     advice: dict[str, Any] | None
     failure: tuple[str, str] | None = None
 
