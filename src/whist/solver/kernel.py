@@ -14,7 +14,8 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   root first finds the position's value by bisection on such tests (in misère, from 1 up),
   then each card's value from there down (usually one test a card).
 * At every trick start: trivial bounds (0..tricks left), sure-trick bounds (the leader's
-  quick tricks with its partner's winners when no trumps are left, for most tricks; trumps
+  quick tricks, long cards included, with its partner's winners once the opponents hold
+  no trumps, for most tricks: 6% fewer nodes at 13 tricks than top cards alone; trumps
   that beat all of the other side's, both modes; in misère, the tricks a side cannot avoid
   when the other side helps it to them: this trick, or every trick when it holds only top
   cards, or when one of its hands holds only cards above all three others' of their suits
@@ -438,41 +439,58 @@ def _quick_tricks(
         k = _top_run(mine, _suit_bits(rem, s))
         if k == 0:
             continue
+        top = k
         if trump >= 0 and opp_trumps > 0 and not drawn:
             for h in range(players):
                 if _side(h, players) != ls and _suit_bits(hands[h], trump) != 0:
                     ln = _popc(_suit_bits(hands[h], s))
                     if ln < k:
                         k = ln
+            top = k
+        else:
+            # Long cards: once the top cards have drawn every other hand's cards of the
+            # suit, the leader's others win too (they depend on the lengths alone).
+            longest = 0
+            for h in range(players):
+                if h != leader:
+                    ln = _popc(_suit_bits(hands[h], s))
+                    if ln > longest:
+                        longest = ln
+            if longest <= k:
+                k = _popc(mine)
         if k > 0:
             total += k
-            w |= _nth_card(rem, s, k)
+            w |= _nth_card(rem, s, top)
             if total >= need:
                 return total, w
-    if players == 4 and (trump < 0 or _suit_bits(rem, trump) == 0):
-        # No trumps in play: after the leader's winners, a low card to the partner's top
-        # card, whose winners then all cash too.  The partner keeps its winners through
-        # the leader's run if it has enough other cards to follow or throw.
+    if players == 4 and drawn:
+        # No trumps with the opponents (none, or the leader's top trumps draw theirs):
+        # after the leader's winners, a low card to the partner's top card, whose winners
+        # (long cards too, as the leader's) then all cash.  The partner keeps its winners
+        # through the leader's run if it has enough other cards to follow or throw, not
+        # counting its trumps (played on a side suit, one would take the lead).
         partner = hands[(leader + 2) & 3]
         runs = 0
+        throws = 0  # the partner's cards of side suits, winners counted aside
         wp = 0
         entry = False
         for s in range(4):
-            k = _top_run(_suit_bits(partner, s), _suit_bits(rem, s))
+            ps = _suit_bits(partner, s)
+            k = _top_run(ps, _suit_bits(rem, s))
             if k > 0:
-                runs += k
                 wp |= _nth_card(rem, s, k)
                 if _suit_bits(hand, s) != 0:
                     entry = True
-        if (
-            entry
-            and _popc(_suit_bits(partner, 0))
-            + _popc(_suit_bits(partner, 1))
-            + _popc(_suit_bits(partner, 2))
-            + _popc(_suit_bits(partner, 3))
-            - runs
-            >= total
-        ):
+                longest = _popc(_suit_bits(hand, s))
+                for o in (1, 3):
+                    ln = _popc(_suit_bits(hands[(leader + o) & 3], s))
+                    if ln > longest:
+                        longest = ln
+                k = _popc(ps) if longest <= k else k
+                runs += k
+            if s != trump:
+                throws += _popc(ps) - k if k > 0 else _popc(ps)
+        if entry and throws >= total:
             total += runs
             w |= wp
     return total, w
