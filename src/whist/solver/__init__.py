@@ -92,10 +92,11 @@ _HUGE_TT_BUCKETS = 1 << 14
 # fullest buckets then throw away fewer entries.  On seven 13-trick no-trump misère deals
 # (seed 1284282114) that searched 0-50% fewer nodes (99 to 50 million on the dearest that
 # finished); in the big table (11 tricks) and the small one (8) the same nodes, 6% slower
-# (a probe looks in one more bucket).  Levels 3 and 4 are slower (three deals of seed
-# 448745884: 5-30%) and leave a probe as many entries of its key to compare (about a
-# hundred on the dearest deal): most of those fix no card at all of some suit, and so sit
-# in the shape's own bucket, which no level splits.
+# (a probe looks in one more bucket).  Levels 3 and 4 gain nothing (three deals of seed
+# 448745884: level 3 within the noise, level 4 20-30% slower): a probe still compares
+# about as many entries of its key (a hundred on the dearest deal), as most of those fix
+# no card at all of some suit, and so sit in the shape's own bucket, which no level
+# splits.
 _HUGE_TT_LEVELS = 2
 # Four-hand misère from 12 tricks left, where a solve of every card takes seconds: two
 # threads value the legal cards suit by suit (``_run_split``).  Below that a solve takes
