@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
-from browser import SCREENSHOTS, Player, Server, expect, no_page_errors, table_id
+from browser import SCREENSHOTS, Player, Server, expect, no_page_errors, resize, table_id
 
 PHONE_WIDTHS = (360, 430)
 
@@ -92,7 +92,7 @@ def test_a_practice_table_with_hints_suggests_a_card_that_can_be_played(
     # A phone: the hint line wraps, the page does not scroll sideways.
     expect(page.locator('[data-testid="card"][data-playable="true"]').first).to_be_visible()
     for width in PHONE_WIDTHS:
-        page.set_viewport_size({"width": width, "height": 800})
+        resize(page, width, 800)
         page.get_by_test_id("hint").click()
         expect(line).to_contain_text("MASTER would play")
         overflow = page.evaluate("() => document.documentElement.scrollWidth")

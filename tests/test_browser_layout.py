@@ -28,6 +28,7 @@ from browser import (
     box_of,
     no_page_errors,
     play_deal,
+    resize,
     site_pages,
     visit,
     wait_next_move,
@@ -92,8 +93,7 @@ def at_every_width(page: Page, what: str, shot: str | None = None) -> Iterator[i
     """Resize the page to each phone width and check that it fits; yields each width for the
     caller's own checks there."""
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": PHONE_HEIGHT})
-        page.wait_for_timeout(30)  # a frame for the new layout
+        resize(page, width, PHONE_HEIGHT)
         fits(page, what, width)
         if shot and width == 390:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -195,8 +195,7 @@ def test_desktop_bidding_keeps_the_hand_on_screen_and_japanese_piles_in_two_rows
     expect(page.get_by_test_id("my-piles")).to_be_visible()
     expect(page.get_by_test_id("their-piles")).to_be_visible()
     for size in ((1366, 768), (390, PHONE_HEIGHT)):
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        page.wait_for_timeout(30)
+        resize(page, *size)
         assert page.evaluate(PILE_ROWS_JS) == [[5, 5], [5, 5]], size
         page.screenshot(path=str(SCREENSHOTS / f"layout-japanese-{size[0]}x{size[1]}.png"))
     no_page_errors(ann)

@@ -25,6 +25,7 @@ from browser import (
     open_table,
     play_deal,
     quick_play,
+    resize,
     table_id,
 )
 
@@ -37,7 +38,7 @@ def shoot(page: Page, name: str) -> None:
 def phone_or_desktop(page: Page, size: tuple[int, int]) -> None:
     """The deal is clicked through at desktop size (on a phone the hand's cards overlap, which
     is the hand's concern); the panels are then looked at in the size under test."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
+    resize(page, *size)
 
 
 GERMAN_SINGLE = {"variant": "german", "options": {"match": "single"}, "clock": False}

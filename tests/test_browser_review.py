@@ -23,6 +23,7 @@ from browser import (
     no_page_errors,
     open_table,
     play_deal,
+    resize,
 )
 
 PHONE = (360, 740)
@@ -73,7 +74,7 @@ def test_review_a_deal_from_the_summary_and_from_my_games(
     page = ann.page
     table = open_table(ann, CLASSIC_WITH_BOTS)
     play_deal([ann])
-    page.set_viewport_size({"width": size[0], "height": size[1]})
+    resize(page, *size)
     summary = page.get_by_test_id("deal-summary")
     expect(summary).to_be_visible()
     summary.get_by_test_id("review-deal").click()
@@ -169,7 +170,7 @@ def test_two_hands_in_czech_on_a_phone(
     open_table(eva, {"variant": "german", "options": {"match": "single"}, "clock": False,
                      "bots": {"1": "easy"}})  # fmt: skip
     play_deal([eva])
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    resize(page, *PHONE)
     page.get_by_test_id("language-switcher").select_option("cs")
     page.get_by_test_id("review-deal").click()
     review = page.get_by_test_id("review")

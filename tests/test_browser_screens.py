@@ -48,6 +48,7 @@ from browser import (
     make_move,
     no_page_errors,
     open_table,
+    resize,
     save_settings,
     wait_next_move,
 )
@@ -90,10 +91,8 @@ def shoot(page: Page, variant: str, size: str, moment: str) -> None:
     page.screenshot(path=str(path), full_page=True, timeout=3 * STEP_MS)
 
 
-def resize(page: Page, size: str) -> None:
-    width, height = SIZES[size]
-    page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_function("(w) => innerWidth === w", arg=width, polling=50)
+def resize_to(page: Page, size: str) -> None:
+    resize(page, *SIZES[size])
 
 
 def mid_trick(page: Page, variant: str) -> None:
@@ -101,7 +100,7 @@ def mid_trick(page: Page, variant: str) -> None:
     trick = page.get_by_test_id("trick")
     hand = page.get_by_test_id("hand")
     for size in SIZES:
-        resize(page, size)
+        resize_to(page, size)
         expect(page.get_by_test_id("table-page")).to_have_attribute("data-phase", "play")
         expect(trick).to_be_visible()
         expect(trick.locator(OPEN_TRICK).first).to_be_visible()
@@ -113,7 +112,7 @@ def mid_trick(page: Page, variant: str) -> None:
         width = page.evaluate("innerWidth")
         assert page.evaluate("document.documentElement.scrollWidth") <= width, (variant, size)
         shoot(page, variant, size, "mid-trick")
-    resize(page, "desktop")
+    resize_to(page, "desktop")
 
 
 def at_my_turn_mid_trick(page: Page) -> bool:
@@ -162,7 +161,7 @@ def summary_pictures(page: Page, variant: str) -> bool:
     they were taken: the next deal asked the human for a move after it had been open 6 s."""
     summary = page.get_by_test_id("deal-summary")
     for size in SIZES:
-        resize(page, size)
+        resize_to(page, size)
         try:
             expect(summary.get_by_role("heading", name="Deal 1 is over")).to_be_visible()
             expect(summary.get_by_test_id("deal-breakdown")).to_be_visible()
@@ -175,14 +174,14 @@ def summary_pictures(page: Page, variant: str) -> bool:
         shoot(page, variant, size, "deal-summary")
         if not summary.count():
             return False
-    resize(page, "desktop")
+    resize_to(page, "desktop")
     return True
 
 
 def match_end_pictures(page: Page, variant: str) -> None:
     result = page.get_by_test_id("match-result")
     for size in SIZES:
-        resize(page, size)
+        resize_to(page, size)
         expect(result).to_be_visible()
         expect(result.get_by_role("heading", level=2)).to_have_text(WON_OR_LOST)
         expect(
@@ -194,7 +193,7 @@ def match_end_pictures(page: Page, variant: str) -> None:
         expect(result.get_by_test_id("sheet-table").locator('tr[data-deal="0"]')).to_be_visible()
         covers_nothing(page, SIZES[size][0], f"{variant} {size} match end")
         shoot(page, variant, size, "match-end")
-    resize(page, "desktop")
+    resize_to(page, "desktop")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
