@@ -43,6 +43,7 @@ def test_the_lobby_shows_the_clock_switches_and_translated_help(
     # Help texts are in the player's language.
     sv = json.loads((CATALOGUES / "sv.json").read_text(encoding="utf-8"))
     page.get_by_test_id("language-switcher").select_option("sv")
+    expect(page.locator("html")).to_have_attribute("lang", "sv")  # the page is relabelled
     form.get_by_test_id("create-variant").select_option("classic")
     expect(form.get_by_text(sv["first team to N points"], exact=True)).to_be_visible()
     expect(form.get_by_text(sv["{n} seconds per move"].replace("{n}", "45"))).to_be_visible()

@@ -172,6 +172,8 @@ def test_two_hands_in_czech_on_a_phone(
     play_deal([eva])
     resize(page, *PHONE)
     page.get_by_test_id("language-switcher").select_option("cs")
+    # the catalogue loads first: a click before the page is relabelled can be lost in it
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
     page.get_by_test_id("review-deal").click()
     review = page.get_by_test_id("review")
     expect(review.get_by_role("heading", name="Rozbor rozdání 1")).to_be_visible()
