@@ -25,6 +25,9 @@ way DDS is fastest (its caches stay warm between calls: about a quarter faster a
 than taking turns, ours hardly changes), so it is the stricter comparison; the JSON gives
 ``target_met`` for the first and ``target_met_blocked`` for the second.  Misère is timed
 only up to ``--misere-max`` tricks (default 10: a 13-trick misère solve can take minutes).
+``ours_most_nodes`` and ``ours_misere_nodes`` are the nodes our searches took, summed over
+the positions: unlike the times (about ±8% from run to run on a shared machine), they are the
+same on every run with the seed, so they tell whether a change to the search saves work.
 The numba compile time on a cold cache and the warm start (new process, cached code:
 import + first solve) are measured in subprocesses and kept out of the medians.
 
@@ -169,24 +172,29 @@ def no_trump_medians(
 
 
 def run_size(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, Any]:
-    from whist.solver import solve
+    from whist.solver import nodes_searched, solve
 
     ours: list[float] = []
     misere: list[float] = []
     theirs: list[float] = []
     no_trump: list[int] = []  # indices of the no-trump positions
+    nodes = {"most": 0, "misere": 0}
     disagree = 0
     for i, (hands, trump, leader) in enumerate(positions(tricks, count, seed)):
         if trump is None:
             no_trump.append(i)
+        n0 = nodes_searched()
         t0 = time.perf_counter()
         mine = solve(hands, trump, leader, [], True)
         t1 = time.perf_counter()
+        nodes["most"] += nodes_searched() - n0
         ref = dds_solve(hands, trump, leader, [])
         t2 = time.perf_counter()
         if tricks <= misere_max:
+            n0 = nodes_searched()
             solve(hands, trump, leader, [], False)
             misere.append(time.perf_counter() - t2)
+            nodes["misere"] += nodes_searched() - n0
         ours.append(t1 - t0)
         theirs.append(t2 - t1)
         disagree += mine != ref
@@ -207,6 +215,9 @@ def run_size(tricks: int, count: int, seed: int, misere_max: int) -> dict[str, A
         "dds_max_s": max(theirs),
         "ours_most_total_s": round(sum(ours), 4),
         "dds_total_s": round(sum(theirs), 4),
+        # every position's nodes, summed: the same on every run with the seed
+        "ours_most_nodes": nodes["most"],
+        "ours_misere_nodes": nodes["misere"] if misere else None,
         "disagreements_with_dds": disagree,
     }
 

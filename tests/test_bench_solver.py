@@ -15,9 +15,9 @@ pytest.importorskip("endplay")
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "solver.py"
 
 
-def test_quick_run_reports_times() -> None:
+def quick_run(*args: str) -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick"],
+        [sys.executable, str(BENCH), "--quick", *args],
         capture_output=True,
         text=True,
         timeout=300,  # includes a compile if the numba cache is cold
@@ -25,6 +25,11 @@ def test_quick_run_reports_times() -> None:
     )
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    return result
+
+
+def test_quick_run_reports_times() -> None:
+    result = quick_run()
     assert result["params"]["quick"] is True
     assert result["compile"] is None  # --quick skips the cold-compile subprocess
     assert set(result["sizes"]) == {"5", "3"}
@@ -51,3 +56,18 @@ def test_quick_run_reports_times() -> None:
     assert whole["tricks"] == 6 and whole["deals"] == 1 and whole["stopped"] == 0
     assert whole["median_s"] == whole["times_s"][0] > 0
     assert whole["target_met"] is True and whole["median_is_lower_bound"] is False
+
+
+def test_node_counts_repeat_with_the_seed() -> None:
+    """The nodes are the figure that compares two versions of the search exactly: the same
+    seed gives the same counts in a new process, and another seed other positions."""
+    first, again = quick_run("--seed", "4242"), quick_run("--seed", "4242")
+    other = quick_run("--seed", "4243")
+
+    def counts(result: dict[str, Any]) -> list[int]:
+        sizes = result["sizes"].values()
+        return [size[f"ours_{mode}_nodes"] for size in sizes for mode in ("most", "misere")]
+
+    assert all(n > 0 for n in counts(first))
+    assert counts(first) == counts(again)
+    assert counts(first) != counts(other)
