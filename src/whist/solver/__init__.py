@@ -26,6 +26,9 @@ Every card of a four-hand misère position from 12 tricks left (a whole Minnesot
 is valued on two threads where the process may use two cores: suit by suit, each thread
 taking the next suit, both searching the solve's table (see ``_run_split``).
 
+For studies of the search, :func:`nodes_searched` counts its nodes and :func:`search_trace`
+lists the trick starts a solve had to search (``bench/solver.py``, ``bench/misere_headroom.py``).
+
 The search itself is :mod:`whist.solver.kernel` (numba, cached on disk on first use);
 :mod:`whist.solver.brute` is a slow plain-Python minimax with the same signature, the
 reference the tests compare against; both take a :mod:`whist.solver.position`.
@@ -46,11 +49,13 @@ from whist.solver.position import Position, check_position
 __all__ = [
     "Control",
     "Position",
+    "SearchedStart",
     "SharedTables",
     "Stopped",
     "brute_solve",
     "check_position",
     "nodes_searched",
+    "search_trace",
     "solve",
     "solve_bounds",
     "solve_value",
@@ -338,7 +343,8 @@ class _Ask:
     legal card's bounds too, not only the value; ``guess`` the value expected (-1: none),
     where the search starts; ``graded`` and ``known`` as in :func:`solve_bounds`;
     ``suits`` (0: all) a mask of the cards the root may play (a split solve's part: a suit,
-    or one card of it when the other thread helps)."""
+    or one card of it when the other thread helps); ``trace`` (None: none) the kernel's
+    buffer for :func:`search_trace`."""
 
     position: Position
     most: bool
@@ -348,6 +354,7 @@ class _Ask:
     graded: int | None = None
     known: int | None = None
     suits: int = 0
+    trace: np.ndarray | None = dataclasses.field(default=None, compare=False)
 
 
 def _run(ask: _Ask, keep_table: bool = False) -> tuple[int, dict[int, tuple[int, int]]]:
@@ -395,7 +402,13 @@ def _run_locked(k: _Kernel, ask: _Ask, keep_table: bool) -> tuple[int, dict[int,
     table = tables.table(position.tricks_left, position.players, most, keep_table)
     gen = tables.next_gen(context if keep_table else None)
     solve = _Solve(table, gen, table is tables.huge_tt)
-    if ask.every_card and ask.guess < 0 and ask.graded is None and _splits(position, most):
+    if (
+        ask.every_card
+        and ask.guess < 0
+        and ask.graded is None
+        and ask.trace is None  # (one thread writes a trace)
+        and _splits(position, most)
+    ):
         return _run_split(k, solve, ask)
     return solve.run(k, ask)
 
@@ -441,6 +454,7 @@ class _Solve:
             k.no_control if ask.control is None else ask.control._flags,
             _HUGE_TT_LEVELS if self.huge else 1,
             ask.suits,
+            ask.trace,
         )
         if not ask.every_card:
             return int(value), {}
@@ -715,6 +729,64 @@ def solve_value(
     if value < 0:
         raise Stopped
     return value
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchedStart:
+    """A trick start that a search could decide only by searching it: no bound and no
+    table entry decided its test (see :func:`search_trace`)."""
+
+    hands: tuple[int, ...]  # per seat, the cards held
+    leader: int
+    tricks_left: int
+    side: int  # the side whose tricks the test counts: 0 (seats 0 and 2) or 1
+    tricks: int  # the test: does ``side`` take at least this many of ``tricks_left``?
+    reached: bool  # the search's answer
+    first_node: int  # the solve's nodes counted up to and including this one
+    nodes: int  # the nodes its search took after it: first_node + 1 .. first_node + nodes
+    winning_ranks: int  # the cards (a mask) whose ranks the answer depends on
+
+
+def search_trace(
+    hands: Sequence[int],
+    trump: int | None,
+    leader: int,
+    trick: Sequence[int],
+    most: bool,
+    *,
+    capacity: int = 100_000,
+) -> tuple[dict[int, int], list[SearchedStart]]:
+    """For studies of the search (``bench/misere_headroom.py``): :func:`solve`'s answer,
+    found on this thread alone with a fresh table, and the first ``capacity`` trick starts
+    its search had to search, in the order it came to them: what a stronger bound or a
+    finer table entry could have spared."""
+    if capacity < 1:
+        raise ValueError(f"capacity must be at least 1, not {capacity!r}")
+    position = check_position(hands, trump, leader, trick, None)
+    from whist.solver import kernel
+
+    buffer = np.zeros((capacity + 1, kernel.TRACE_FIELDS), dtype=np.int64)
+    first = nodes_searched()
+    _, bounds = _run(_Ask(position, most, trace=buffer))
+    starts = []
+    for row in buffer[1 : 1 + int(buffer[0, 0])]:
+        root_side = int(row[kernel.T_ROOT_SIDE])
+        starts.append(
+            SearchedStart(
+                hands=tuple(int(h) for h in row[: position.players]),
+                leader=int(row[kernel.T_LEADER]),
+                tricks_left=int(row[kernel.T_LEFT]),
+                # the search counts the tricks its root side wants: its own, or in misère
+                # the other side's
+                side=root_side if most else 1 - root_side,
+                tricks=int(row[kernel.T_TARGET]),
+                reached=bool(row[kernel.T_RESULT]),
+                first_node=int(row[kernel.T_FIRST]) - first,
+                nodes=int(row[kernel.T_NODES]),
+                winning_ranks=int(row[kernel.T_WRES]),
+            )
+        )
+    return {card: lo for card, (lo, _) in bounds.items()}, starts
 
 
 def brute_solve(

@@ -1077,7 +1077,8 @@ def _run_length(c: int, free: int, inplay: int) -> int:
 F_TABLE = 11  # the cards on the table
 F_WIN = 12  # the index in the trick of the card now winning it (pos > 0)
 F_SKIP = 13  # cards left to try that a card tried already stands for (see CHILD_DONE)
-N_FIELDS = 14
+F_TRACE = 14  # the node's row in ``trace``, if it is traced; else 0
+N_FIELDS = 15
 MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
 ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
@@ -1091,6 +1092,16 @@ CTL_DONE = 2  # legal cards whose value is known
 CTL_TOTAL = 3  # legal cards to value
 CTL_FIELDS = 4
 POLL_NODES = 1024
+# ``trace`` (for studies of the search: whist.solver.search_trace): row 0 holds the rows
+# written in its first field, and each row after it a trick start the search could not
+# decide without searching it (no bound and no table entry did): the hands, the leader, the
+# tricks left, the test's target and the root side; once it is searched, the nodes it took
+# (itself not counted), ``stats[0]`` as it started, the answer (1 or 0) and its winning
+# ranks.  A solve passes None: numba then compiles the search with every ``trace is not
+# None`` branch pruned away, so that tracing costs the solves nothing (a check of an array
+# instead cost about 2% at 8 tricks in misère); a trace compiles a search of its own.
+(T_LEADER, T_LEFT, T_TARGET, T_ROOT_SIDE, T_NODES, T_FIRST, T_RESULT, T_WRES) = range(4, 12)
+TRACE_FIELDS = 12
 
 # The transposition table: ``tt[bucket, field, way]``.  An entry holds a bound on the score
 # from a trick's start, valid for every position with the same leader and suit lengths in
@@ -1445,6 +1456,7 @@ def _search(
     ctl: np.ndarray,
     flip: bool,
     levels: int,
+    trace: np.ndarray | None,
 ) -> bool:
     """Can the root side reach ``score >= target0`` over the ``left0`` tricks from here (the
     current trick, ``trick[left0]``, has ``pos0`` cards), when the seat to act plays
@@ -1480,6 +1492,8 @@ def _search(
             frames[d, F_STORE] = 0
             frames[d, F_W] = 0
             frames[d, F_SKIP] = 0
+            if trace is not None:
+                frames[d, F_TRACE] = 0
             state = RETURN
             wres = 0
             if target <= 0:
@@ -1678,6 +1692,17 @@ def _search(
                         continue
                     if best_card < 0:
                         best_card = near_card
+            if trace is not None and pos == 0 and d > 0 and trace[0, 0] + 1 < trace.shape[0]:
+                row = trace[0, 0] + 1
+                trace[0, 0] = row
+                for h in range(players):
+                    trace[row, h] = hands[h]
+                trace[row, T_LEADER] = leader
+                trace[row, T_LEFT] = left
+                trace[row, T_TARGET] = target
+                trace[row, T_ROOT_SIDE] = root_side
+                trace[row, T_FIRST] = stats[0]
+                frames[d, F_TRACE] = row
             hand = hands[seat]
             legal = _legal(hands, trick, left, seat, pos, blk, nblk)
             invol = _involved(hand, blk, nblk) if nblk > 0 else 0
@@ -1852,6 +1877,11 @@ def _search(
                 frames[d, F_IDX] += 1
                 state = ADVANCE
         else:  # RETURN: node d is done with ``result`` and ``wres``
+            if trace is not None and frames[d, F_TRACE] > 0:
+                row = frames[d, F_TRACE]
+                trace[row, T_NODES] = stats[0] - trace[row, T_FIRST]
+                trace[row, T_RESULT] = 1 if result else 0
+                trace[row, T_WRES] = wres
             if d == 0:
                 return result
             d -= 1
@@ -1893,6 +1923,7 @@ def solve_kernel(
     ctl: np.ndarray,
     levels: int,
     suits: int,
+    trace: np.ndarray | None,
 ) -> int:
     """Returns the tricks of the side to act under best play (the current trick included),
     or -1 if stopped through ``ctl`` before that was known (or, with ``every_card``, before
@@ -1908,7 +1939,7 @@ def solve_kernel(
     cards of every suit buckets of their own (see ``_signature``).  ``suits`` (0: none): a
     mask of cards (whole suits, or one card), which limits the root to its legal cards in
     it (at least one): the value and the cards are then those of that part of the choice
-    alone."""
+    alone.  ``trace``: see ``TRACE_FIELDS`` (None: no tracing)."""
     hands = hands_in.copy()
     seat = (leader + ntrick) & (players - 1)
     root_side = _side(seat, players)
@@ -2034,6 +2065,7 @@ def solve_kernel(
             ctl,
             flip,
             levels,
+            trace,
         )
         if ctl[CTL_STOP] != 0:
             stopped = True
@@ -2091,6 +2123,7 @@ def solve_kernel(
                 ctl,
                 flip,
                 levels,
+                trace,
             )
             if ctl[CTL_STOP] != 0:
                 stopped = True
