@@ -1,4 +1,5 @@
-"""How much of the solver's misère search could a better bound or a finer table entry spare?
+"""How much of the solver's misère search could better bounds, table entries or move
+ordering spare?
 
 Prints one JSON object on stdout (progress goes to stderr).
 
@@ -7,32 +8,34 @@ Prints one JSON object on stdout (progress goes to stderr).
     .venv/bin/python bench/misere_headroom.py --most          # the same for most tricks
 
 The positions are ``bench/solver.py``'s (the same seed gives the same positions), solved
-with every card valued, as there.  ``whist.solver.search_trace`` lists each trick start the
-search had to search, because no bound and no table entry decided its test ("does side S
-take at least t of the tricks left?"), with the nodes its search took.  Each one's exact
-value (``solve_value``) then gives its **margin**, S's tricks minus t:
+with every card valued, as there, through ``whist.solver.search_trace``: the solve, the
+nodes it searched, and each trick start it had to search because no bound and no table
+entry decided its test ("does side S take at least t of the tricks left?"), with the nodes
+its search took.  Each one's exact value (``solve_value``) then gives its **margin**, S's
+tricks minus t.  Per part (``no_trump``: every fifth position, the only four-hand misère
+the variants have; ``trumps``: the others):
 
 * ``margins``: how many searched trick starts had each margin.  A test that held with a
   margin of k or more would have been decided by any lower bound on S's tricks at most k
   below the truth; one that failed with a margin of -1-k or less, by an upper bound at
   most k above it.
 * ``bound_within.<k>``: the nodes inside the outermost trick starts that such a bound
-  decides, which is the most a bound never more than k tricks off the exact value could
-  spare.
+  decides: the most a bound never more than k tricks off the exact value could spare.
 * ``entries``: the trick starts that a trick start searched earlier in the same solve
   decides (its answer settles this test) under three kinds of table entry, with the nodes
-  inside the outermost of them.  ``today`` is the solver's own entry (owners fixed from each
-  suit's top down to the lowest card whose rank decided a trick); a non-zero count there
-  is a position the table failed to find again.  ``suits_swapped``: this very position
-  (every owner fixed) with its suits in another order (any two in no trump, the plain
-  suits with trumps).
-  ``cards_that_decided`` fixes only the owners of the cards that decided tricks, and
-  between two of them only how many cards each hand holds.  These counts are optimistic:
-  an answer's winning ranks from a bound mean "this card and every card above it".
+  inside the outermost of them.  ``today``: the solver's own entry (owners fixed from each
+  suit's top down to the lowest card whose rank decided a trick); a count above 0 is a
+  position the table failed to find again.  ``suits_swapped``: this very position (every
+  owner fixed) with its suits in another order (any two in no trump, the plain suits with
+  trumps).  ``cards_that_decided``: only the owners of the cards that decided tricks, and
+  between two of them how many cards each hand holds.  These counts are optimistic: an
+  answer's winning ranks from a bound mean "this card and every card above it".
+* ``ordering``: the nodes spent on cards tried before the card that settled their node's
+  test (outside other such cards): what perfect move ordering would spare at most, had
+  the subtrees been the same.
 
-Reported separately for the no-trump positions (every fifth; the only four-hand misère the
-variants have) and the trump ones.  A few minutes at 8 tricks: every searched trick start
-is solved once more for its value.
+The first run compiles a traced copy of the search (a few minutes); then a run of 40
+positions of 8 tricks takes seconds.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from typing import Any
 
 from provenance import commit
 from solver import positions
-from whist.solver import SearchedStart, nodes_searched, search_trace, solve_value
+from whist.solver import SearchedStart, search_trace, solve_value
 
 # A suit's cards in play, from its top: their owners, and the places of those whose
 # ranks decided a trick.
@@ -123,6 +126,7 @@ def inside_outermost(starts: Sequence[SearchedStart], chosen: Sequence[bool]) ->
 def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str) -> dict[str, Any]:
     """The headroom over ``cases`` (see the module's documentation), one JSON part."""
     nodes = 0
+    tried_first = 0
     searched = 0
     margins: Counter[int] = Counter()
     within: Counter[int] = Counter()
@@ -134,9 +138,10 @@ def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str
     entry_starts: Counter[str] = Counter()
     entry_nodes: Counter[str] = Counter()
     for number, (hands, trump, leader) in enumerate(cases, 1):
-        before = nodes_searched()
-        _, starts = search_trace(hands, trump, leader, [], most)
-        nodes += nodes_searched() - before
+        trace = search_trace(hands, trump, leader, [], most)
+        starts = trace.starts
+        nodes += trace.nodes
+        tried_first += trace.tried_first
         searched += len(starts)
         margin_of = []
         for start in starts:
@@ -173,6 +178,7 @@ def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str
         "positions": len(cases),
         "nodes": nodes,
         "searched_trick_starts": searched,
+        "ordering": {"nodes": tried_first, "share": round(tried_first / max(nodes, 1), 4)},
         "margins": {str(m): margins[m] for m in sorted(margins)},
         "bound_within": {
             str(k): {"nodes": within[k], "share": round(within[k] / max(nodes, 1), 4)}

@@ -26,11 +26,16 @@ def random_position(rng: random.Random, tricks: int) -> tuple[list[int], int | N
 def test_a_trace_holds_the_tests_the_search_answered_and_their_true_answers(most: bool) -> None:
     rng = random.Random(20261205)
     traced = 0
+    tried_first = 0
     for _ in range(12):
         hands, trump, leader = random_position(rng, 6)
-        values, starts = search_trace(hands, trump, leader, [], most)
-        assert values == solve(hands, trump, leader, [], most)  # the same solve
+        trace = search_trace(hands, trump, leader, [], most)
+        assert trace.values == solve(hands, trump, leader, [], most)  # the same solve
+        starts = trace.starts
         traced += len(starts)
+        # cards tried before the one that settled a test: part of the nodes, never more
+        assert 0 <= trace.tried_first < trace.nodes
+        tried_first += trace.tried_first
         end_of: list[int] = []
         for start in starts:
             assert 1 <= start.tricks <= start.tricks_left < 6
@@ -50,13 +55,14 @@ def test_a_trace_holds_the_tests_the_search_answered_and_their_true_answers(most
             if end_of:
                 assert start.first_node + start.nodes <= end_of[-1]
             end_of.append(start.first_node + start.nodes)
-    assert traced > 100
+        assert all(start.first_node + start.nodes <= trace.nodes for start in starts)
+    assert traced > 100 and tried_first > 0
 
 
 def test_a_trace_keeps_at_most_its_capacity_and_refuses_none() -> None:
     hands, trump, leader = random_position(random.Random(3), 7)
-    _, every = search_trace(hands, trump, leader, [], False)
-    _, first = search_trace(hands, trump, leader, [], False, capacity=5)
+    every = search_trace(hands, trump, leader, [], False).starts
+    first = search_trace(hands, trump, leader, [], False, capacity=5).starts
     assert len(every) > 5 and first == every[:5]
     with pytest.raises(ValueError, match="capacity"):
         search_trace(hands, trump, leader, [], False, capacity=0)
@@ -78,6 +84,7 @@ def test_the_bench_prints_the_headroom_as_json() -> None:
         assert sum(study["margins"].values()) == study["searched_trick_starts"] > 0
         within = [study["bound_within"][k]["nodes"] for k in ("1", "2", "3")]
         assert study["nodes"] >= within[0] >= within[1] >= within[2]
+        assert 0 <= study["ordering"]["nodes"] < study["nodes"]
         # the table finds again every position searched before (nothing is evicted at
         # this size), so an entry of today's kind decides no searched trick start
         assert study["entries"]["today"]["trick_starts"] == 0

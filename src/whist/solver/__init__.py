@@ -49,6 +49,7 @@ from whist.solver.position import Position, check_position
 __all__ = [
     "Control",
     "Position",
+    "SearchTrace",
     "SearchedStart",
     "SharedTables",
     "Stopped",
@@ -747,6 +748,19 @@ class SearchedStart:
     winning_ranks: int  # the cards (a mask) whose ranks the answer depends on
 
 
+@dataclasses.dataclass(frozen=True)
+class SearchTrace:
+    """What :func:`search_trace` found."""
+
+    values: dict[int, int]  # :func:`solve`'s answer
+    nodes: int  # the nodes the solve searched
+    # The nodes spent on cards tried before the card that settled their node's test
+    # (outside other such cards): what perfect move ordering would spare at most, had the
+    # subtrees been the same.
+    tried_first: int
+    starts: list[SearchedStart]  # the trick starts it had to search, in the order it came
+
+
 def search_trace(
     hands: Sequence[int],
     trump: int | None,
@@ -755,11 +769,11 @@ def search_trace(
     most: bool,
     *,
     capacity: int = 100_000,
-) -> tuple[dict[int, int], list[SearchedStart]]:
-    """For studies of the search (``bench/misere_headroom.py``): :func:`solve`'s answer,
-    found on this thread alone with a fresh table, and the first ``capacity`` trick starts
-    its search had to search, in the order it came to them: what a stronger bound or a
-    finer table entry could have spared."""
+) -> SearchTrace:
+    """For studies of the search (``bench/misere_headroom.py``): :func:`solve`, on this
+    thread alone with a fresh table, with the nodes it searched, those move ordering spent
+    on cards tried first, and the first ``capacity`` trick starts it had to search: what a
+    stronger bound or a finer table entry could have spared."""
     if capacity < 1:
         raise ValueError(f"capacity must be at least 1, not {capacity!r}")
     position = check_position(hands, trump, leader, trick, None)
@@ -786,7 +800,12 @@ def search_trace(
                 winning_ranks=int(row[kernel.T_WRES]),
             )
         )
-    return {card: lo for card, (lo, _) in bounds.items()}, starts
+    return SearchTrace(
+        values={card: lo for card, (lo, _) in bounds.items()},
+        nodes=nodes_searched() - first,
+        tried_first=int(buffer[0, kernel.TRACE_TRIED_FIRST]),
+        starts=starts,
+    )
 
 
 def brute_solve(

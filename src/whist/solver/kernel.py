@@ -1078,7 +1078,10 @@ F_TABLE = 11  # the cards on the table
 F_WIN = 12  # the index in the trick of the card now winning it (pos > 0)
 F_SKIP = 13  # cards left to try that a card tried already stands for (see CHILD_DONE)
 F_TRACE = 14  # the node's row in ``trace``, if it is traced; else 0
-N_FIELDS = 15
+# (with a trace) the nodes counted before this one; the nodes of its cards tried so far that
+# failed, and the nodes tried first within those; its own nodes tried first (see ``trace``)
+F_N0, F_FAILED, F_FAILED_FIRST, F_FIRST = range(15, 19)
+N_FIELDS = 19
 MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
 ENTER, ADVANCE, CHILD_DONE, RETURN = range(4)
@@ -1097,11 +1100,15 @@ POLL_NODES = 1024
 # decide without searching it (no bound and no table entry did): the hands, the leader, the
 # tricks left, the test's target and the root side; once it is searched, the nodes it took
 # (itself not counted), ``stats[0]`` as it started, the answer (1 or 0) and its winning
-# ranks.  A solve passes None: numba then compiles the search with every ``trace is not
-# None`` branch pruned away, so that tracing costs the solves nothing (a check of an array
-# instead cost about 2% at 8 tricks in misère); a trace compiles a search of its own.
+# ranks.  Its second field (``TRACE_TRIED_FIRST``) adds up the nodes spent on cards tried
+# before the card that settled their node's test (outside other such cards): what perfect
+# move ordering would spare at most, had the subtrees been the same.  A solve passes None:
+# numba then compiles the search with every ``trace is not None`` branch pruned away, so
+# that tracing costs the solves nothing (a check of an array instead cost about 2% at 8
+# tricks in misère); a trace compiles a search of its own.
 (T_LEADER, T_LEFT, T_TARGET, T_ROOT_SIDE, T_NODES, T_FIRST, T_RESULT, T_WRES) = range(4, 12)
 TRACE_FIELDS = 12
+TRACE_TRIED_FIRST = 1
 
 # The transposition table: ``tt[bucket, field, way]``.  An entry holds a bound on the score
 # from a trick's start, valid for every position with the same leader and suit lengths in
@@ -1494,6 +1501,10 @@ def _search(
             frames[d, F_SKIP] = 0
             if trace is not None:
                 frames[d, F_TRACE] = 0
+                frames[d, F_N0] = stats[0]
+                frames[d, F_FAILED] = 0
+                frames[d, F_FAILED_FIRST] = 0
+                frames[d, F_FIRST] = 0
             state = RETURN
             wres = 0
             if target <= 0:
@@ -1752,6 +1763,8 @@ def _search(
             frames[d, F_IDX] = i
             if i >= frames[d, F_CNT]:
                 # every card tried, none reached the node's goal
+                if trace is not None:
+                    frames[d, F_FIRST] = frames[d, F_FAILED_FIRST]  # every card was needed
                 result = frames[d, F_MAX] == 0
                 wres = frames[d, F_W]  # every card's line counts
                 if d > 0 or only == 0:
@@ -1810,6 +1823,9 @@ def _search(
                 if left == 1:
                     result = delta >= target
                     wres = 0
+                    if trace is not None:  # (no child node: nothing searched below)
+                        frames[d + 1, F_N0] = stats[0]
+                        frames[d + 1, F_FIRST] = 0
                     state = CHILD_DONE
                     continue
                 _next_level(trick, left, leader, players, lv)
@@ -1831,6 +1847,12 @@ def _search(
             # the card moves[d, idx] led to ``result`` with winning ranks ``wres``
             c = moves[d, frames[d, F_IDX]]
             hands[frames[d, F_SEAT]] ^= 1 << c
+            if trace is not None:
+                if result == (frames[d, F_MAX] == 1):  # the cards that failed before it
+                    frames[d, F_FIRST] = frames[d, F_FAILED] + frames[d + 1, F_FIRST]
+                else:
+                    frames[d, F_FAILED] += stats[0] - frames[d + 1, F_N0]
+                    frames[d, F_FAILED_FIRST] += frames[d + 1, F_FIRST]
             if result == (frames[d, F_MAX] == 1):
                 # one card suffices: the node's result rests on this line alone
                 wres |= frames[d, F_TW]
@@ -1883,6 +1905,8 @@ def _search(
                 trace[row, T_RESULT] = 1 if result else 0
                 trace[row, T_WRES] = wres
             if d == 0:
+                if trace is not None:
+                    trace[0, TRACE_TRIED_FIRST] += frames[0, F_FIRST]
                 return result
             d -= 1
             state = CHILD_DONE
