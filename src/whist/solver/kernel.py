@@ -1079,8 +1079,8 @@ F_WIN = 12  # the index in the trick of the card now winning it (pos > 0)
 F_SKIP = 13  # cards left to try that a card tried already stands for (see CHILD_DONE)
 F_TRACE = 14  # the node's row in ``trace``, if it is traced; else 0
 # (with a trace) the nodes counted before this one; the nodes of its cards tried so far that
-# failed, and the nodes tried first within those; its own nodes tried first (see ``trace``)
-F_N0, F_FAILED, F_FAILED_FIRST, F_FIRST = range(15, 19)
+# failed, and those tried first within them; its own nodes tried first (see ``trace``)
+F_N0, F_FAILED, F_FAILED_TRIED_FIRST, F_TRIED_FIRST = range(15, 19)
 N_FIELDS = 19
 MAX_DEPTH = 64
 ROOT_ROW = MAX_DEPTH - 1  # row of ``moves`` that holds the root's cards
@@ -1503,8 +1503,8 @@ def _search(
                 frames[d, F_TRACE] = 0
                 frames[d, F_N0] = stats[0]
                 frames[d, F_FAILED] = 0
-                frames[d, F_FAILED_FIRST] = 0
-                frames[d, F_FIRST] = 0
+                frames[d, F_FAILED_TRIED_FIRST] = 0
+                frames[d, F_TRIED_FIRST] = 0
             state = RETURN
             wres = 0
             if target <= 0:
@@ -1763,8 +1763,8 @@ def _search(
             frames[d, F_IDX] = i
             if i >= frames[d, F_CNT]:
                 # every card tried, none reached the node's goal
-                if trace is not None:
-                    frames[d, F_FIRST] = frames[d, F_FAILED_FIRST]  # every card was needed
+                if trace is not None:  # every card was needed
+                    frames[d, F_TRIED_FIRST] = frames[d, F_FAILED_TRIED_FIRST]
                 result = frames[d, F_MAX] == 0
                 wres = frames[d, F_W]  # every card's line counts
                 if d > 0 or only == 0:
@@ -1825,7 +1825,7 @@ def _search(
                     wres = 0
                     if trace is not None:  # (no child node: nothing searched below)
                         frames[d + 1, F_N0] = stats[0]
-                        frames[d + 1, F_FIRST] = 0
+                        frames[d + 1, F_TRIED_FIRST] = 0
                     state = CHILD_DONE
                     continue
                 _next_level(trick, left, leader, players, lv)
@@ -1849,10 +1849,10 @@ def _search(
             hands[frames[d, F_SEAT]] ^= 1 << c
             if trace is not None:
                 if result == (frames[d, F_MAX] == 1):  # the cards that failed before it
-                    frames[d, F_FIRST] = frames[d, F_FAILED] + frames[d + 1, F_FIRST]
+                    frames[d, F_TRIED_FIRST] = frames[d, F_FAILED] + frames[d + 1, F_TRIED_FIRST]
                 else:
                     frames[d, F_FAILED] += stats[0] - frames[d + 1, F_N0]
-                    frames[d, F_FAILED_FIRST] += frames[d + 1, F_FIRST]
+                    frames[d, F_FAILED_TRIED_FIRST] += frames[d + 1, F_TRIED_FIRST]
             if result == (frames[d, F_MAX] == 1):
                 # one card suffices: the node's result rests on this line alone
                 wres |= frames[d, F_TW]
@@ -1906,7 +1906,7 @@ def _search(
                 trace[row, T_WRES] = wres
             if d == 0:
                 if trace is not None:
-                    trace[0, TRACE_TRIED_FIRST] += frames[0, F_FIRST]
+                    trace[0, TRACE_TRIED_FIRST] += frames[0, F_TRIED_FIRST]
                 return result
             d -= 1
             state = CHILD_DONE
