@@ -5,14 +5,12 @@ credits itself with knowing the world), and the benchmark prints its JSON."""
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 from pathlib import Path
 from random import Random
 
 import pytest
 
+from bench_run import run_bench
 from whist.bots.sampler import sample_worlds
 from whist.core.actions import Play
 from whist.master.bot import tricks_left
@@ -54,11 +52,8 @@ def test_alphamu_never_rates_a_card_above_pimc(variant: str) -> None:
 
 
 def test_the_benchmark_prints_its_json() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--variants", "classic", "--positions", "2", "--worlds", "4"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report, _ = run_bench(
+        "alphamu.py", "--variants", "classic", "--positions", "2", "--worlds", "4", timeout=300
+    )
     row = report["variants"]["classic"]
     assert 0 <= row["differs"] <= 2 and row["median_s"] >= 0

@@ -3,26 +3,12 @@ the issue's targets, on a seed printed in the JSON."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "analyse.py"
+from bench_run import run_bench
 
 
 def test_quick_run_times_each_kind_of_deal() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", "--seed", "5"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "seed 5" in done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
+    result, log = run_bench("analyse.py", "--quick", "--seed", "5", timeout=600)
+    assert "seed 5" in log
     assert result["params"]["seed"] == 5
     assert 1 <= result["params"]["threads"] <= max(1, result["params"]["cores"])
     kinds = result["kinds"]

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
+
+from bench_run import run_bench
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "decision_time.py"
 
 
 def test_a_small_run_reports_times_within_the_budget_guard() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--variants", "classic,german", "--deals", "1",
-         "--budget", "0.05"],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report, _ = run_bench(
+        "decision_time.py",
+        "--variants",
+        "classic,german",
+        "--deals",
+        "1",
+        "--budget",
+        "0.05",
+        timeout=600,
+    )
     assert set(report["variants"]) == {"classic", "german"}
     for stats in report["variants"].values():
         assert stats["decisions"] >= 10

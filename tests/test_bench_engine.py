@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("whist.variants")
+from bench_run import run_bench
 
-ENGINE = Path(__file__).resolve().parent.parent / "bench" / "engine.py"
+pytest.importorskip("whist.variants")
 
 
 def run_quick(variants: str = "german") -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, str(ENGINE), "--quick", "--variants", variants],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    result, _ = run_bench("engine.py", "--quick", "--variants", variants, timeout=60)
     return result
 
 

@@ -3,31 +3,19 @@ prints one JSON object, every frame was answered, and no refused frame changed a
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bench_run import run_bench
 
 pytest.importorskip("websockets")
 pytest.importorskip("hypothesis_jsonschema")
 pytest.importorskip("psutil")
 
-FUZZ = Path(__file__).resolve().parent.parent / "bench" / "fuzz.py"
-
 
 def run(*flags: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, str(FUZZ), *flags],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    result, _ = run_bench("fuzz.py", *flags, timeout=180)
     return result
 
 

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from bench_run import run_bench
 from whist.solver import search_trace, solve, solve_value
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "misere_headroom.py"
 
 
 def random_position(rng: random.Random, tricks: int) -> tuple[list[int], int | None, int]:
@@ -69,15 +63,9 @@ def test_a_trace_keeps_at_most_its_capacity_and_refuses_none() -> None:
 
 
 def test_the_bench_prints_the_headroom_as_json() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--seed", "11", "--tricks", "6", "--positions", "10"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    result, _ = run_bench(
+        "misere_headroom.py", "--seed", "11", "--tricks", "6", "--positions", "10", timeout=600
     )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
     assert result["params"]["seed"] == 11 and result["params"]["objective"] == "misere"
     for part in ("no_trump", "trumps"):
         study = result[part]

@@ -6,9 +6,6 @@ open_spiel is the optional ``bench`` extra: without it these tests are skipped.
 from __future__ import annotations
 
 import importlib.util
-import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 from random import Random
@@ -16,6 +13,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from bench_run import run_bench
 
 pyspiel = pytest.importorskip("pyspiel", exc_type=ImportError)
 
@@ -207,13 +206,9 @@ def test_actions_map_both_ways() -> None:
 
 
 def test_the_quick_command_line_prints_the_report() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", "--variants", "german", "--budget", "0.02",
-         "--quiet"],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report, _ = run_bench(
+        "ismcts.py", "--quick", "--variants", "german", "--budget", "0.02", "--quiet", timeout=120
+    )
     assert report["available"] and report["deals"] == 1 and report["budget"] == 0.02
     german = report["variants"]["german"]
     for key in ("mean", "ci_low", "ci_high", "holds", "deals", "decision_ms"):

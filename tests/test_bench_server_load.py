@@ -3,13 +3,12 @@ clients for 3 s; it prints one JSON object, and the server acknowledged actions.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bench_run import run_bench
 
 pytest.importorskip("websockets")
 pytest.importorskip("whist.server.app")
@@ -17,19 +16,11 @@ pytest.importorskip("whist.server.app")
 if not Path("/proc/self/status").exists():
     pytest.skip("the load benchmark reads /proc (Linux only)", allow_module_level=True)
 
-LOAD = Path(__file__).resolve().parent.parent / "bench" / "server_load.py"
-
 
 def run_quick() -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, str(LOAD), "--quick", "--tables", "5", "--seconds", "3"],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=False,
+    result, _ = run_bench(
+        "server_load.py", "--quick", "--tables", "5", "--seconds", "3", timeout=90
     )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
     return result
 
 

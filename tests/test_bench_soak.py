@@ -4,21 +4,17 @@ the server is left after its stop."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from bench_run import run_bench
 
 pytest.importorskip("websockets")
 pytest.importorskip("psutil")
 
 if not Path("/proc/self/status").exists():
     pytest.skip("the soak follows the server's processes (Linux only)", allow_module_level=True)
-
-SOAK = Path(__file__).resolve().parent.parent / "bench" / "soak.py"
 
 
 def test_a_short_soak_loses_no_acked_action() -> None:
@@ -36,15 +32,7 @@ def test_a_short_soak_loses_no_acked_action() -> None:
         "--drops-per-minute",
         "20",
     ]
-    done = subprocess.run(
-        [sys.executable, str(SOAK), *flags],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    result, _ = run_bench("soak.py", *flags, timeout=240)
     for key in (
         "params",
         "machine",

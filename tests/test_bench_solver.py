@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("endplay")
+from bench_run import run_bench
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "solver.py"
+pytest.importorskip("endplay")
 
 
 def quick_run(*args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,  # includes a compile if the numba cache is cold
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)  # stdout is exactly one JSON document
+    result, _ = run_bench(
+        "solver.py", "--quick", *args, timeout=300
+    )  # includes a compile if the numba cache is cold
     return result
 
 

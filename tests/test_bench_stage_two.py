@@ -3,16 +3,9 @@ weights MASTER plays with must beat an estimate that ignores the hands."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-
+from bench_run import run_bench
 from whist.core.cards import Hand, mask_of, parse_card
 from whist.master.stage_two import estimate, features
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "stage_two.py"
 
 
 def parse_cards(text: str) -> Hand:
@@ -20,15 +13,7 @@ def parse_cards(text: str) -> Hand:
 
 
 def test_quick_run_measures_both_weight_sets() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
+    result, _ = run_bench("stage_two.py", "--quick", timeout=600)
     assert set(result["games"]) == {"german", "plockwhist"}
     for game in result["games"].values():
         assert game["positions"] == 60
