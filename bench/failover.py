@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -81,7 +81,7 @@ def make_tables(node: ServerProcess, count: int) -> list[str]:
     soon hands the seat to a bot) and EASY bots."""
     base = f"http://127.0.0.1:{node.port}"
     tables = []
-    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as client:
         for index in range(count):
             guest = client.post("/api/guest", json={"nickname": f"g{index}"})
             guest.raise_for_status()
@@ -114,7 +114,7 @@ def owners(url: str, tables: Sequence[str]) -> dict[str, tuple[str | None, int]]
 
 
 def node_id(node: ServerProcess) -> str:
-    with httpx.Client(timeout=10, trust_env=False) as client:
+    with httpx2.Client(timeout=10, trust_env=False) as client:
         health = client.get(f"http://127.0.0.1:{node.port}/healthz").json()
     return str(health["cluster"]["node"])
 

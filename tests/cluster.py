@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -123,7 +123,7 @@ class Cluster:
         return None if row is None else str(row[0])
 
     def node_id(self, node: Server) -> str:
-        with httpx.Client(base_url=node.url, timeout=5, trust_env=False) as client:
+        with httpx2.Client(base_url=node.url, timeout=5, trust_env=False) as client:
             return str(client.get("/healthz").json()["cluster"]["node"])
 
 
@@ -131,14 +131,14 @@ class Player:
     """A guest: its session works on every node."""
 
     def __init__(self, node: Server, nickname: str) -> None:
-        with httpx.Client(base_url=node.url, timeout=10.0, trust_env=False) as client:
+        with httpx2.Client(base_url=node.url, timeout=10.0, trust_env=False) as client:
             response = client.post("/api/guest", json={"nickname": nickname})
         assert response.status_code == 200, response.text
         self.token = response.cookies[COOKIE]
         self.id = response.json()["id"]
 
-    def call(self, node: Server, method: str, path: str, body: Any = None) -> httpx.Response:
-        with httpx.Client(
+    def call(self, node: Server, method: str, path: str, body: Any = None) -> httpx2.Response:
+        with httpx2.Client(
             base_url=node.url, cookies={COOKIE: self.token}, timeout=20.0, trust_env=False
         ) as client:
             return client.request(method, path, json=body)

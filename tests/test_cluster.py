@@ -288,9 +288,9 @@ def test_redis_going_away_refuses_then_resumes(cluster: Cluster, redis: Redis) -
 
 
 def node_status(node: Any) -> dict[str, Any]:
-    import httpx
+    import httpx2
 
-    with httpx.Client(base_url=node.url, timeout=5, trust_env=False) as client:
+    with httpx2.Client(base_url=node.url, timeout=5, trust_env=False) as client:
         return dict(client.get("/healthz").json()["cluster"])
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
@@ -515,7 +515,7 @@ class Arena:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.log = LogWatch(server.log_path)
-        self.http = httpx.Client(base_url=server.url, timeout=WAIT, trust_env=False)
+        self.http = httpx2.Client(base_url=server.url, timeout=WAIT, trust_env=False)
         self.tokens = [self.guest("Ann"), self.guest("Bob")]
         self.stranger = self.guest("Cid")  # seated nowhere
         self.api_token = self.guest("fuzz")  # for requests drawn from the OpenAPI document
@@ -539,7 +539,7 @@ class Arena:
         token: str | None,
         headers: dict[str, str] | None = None,
         **kwargs: Any,
-    ) -> httpx.Response:
+    ) -> httpx2.Response:
         headers = dict(headers or {})
         if token:
             headers["Cookie"] = f"{COOKIE}={token}"
@@ -790,7 +790,7 @@ def test_known_hostile_raw_frame(arena: Arena, name: str) -> None:
 
 
 # --------------------------------------------------------------------- HTTP
-def assert_http_answer(response: httpx.Response, what: str) -> None:
+def assert_http_answer(response: httpx2.Response, what: str) -> None:
     """Never a 5xx; a refusal is JSON of the error shape."""
     assert response.status_code < 500, f"{what}: {response.status_code} {response.text[:300]}"
     if response.status_code >= 400:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import psycopg
 import pytest
 
@@ -282,7 +282,7 @@ def test_a_port_in_use_is_one_line_and_touches_nothing(tmp_path: Path, database_
 
 # ------------------------------------------------------------------ /healthz
 def get_health(server: Server) -> tuple[int, dict[str, Any]]:
-    with httpx.Client(base_url=server.url, timeout=10.0, trust_env=False) as client:
+    with httpx2.Client(base_url=server.url, timeout=10.0, trust_env=False) as client:
         response = client.get("/healthz")
     return response.status_code, response.json()
 

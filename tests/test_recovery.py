@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -128,7 +128,7 @@ class Server:
         process = self.process
         assert process is not None
         deadline = time.monotonic() + START_TIMEOUT
-        with httpx.Client(base_url=self.url, timeout=1.0, trust_env=False) as client:
+        with httpx2.Client(base_url=self.url, timeout=1.0, trust_env=False) as client:
             while time.monotonic() < deadline:
                 if process.poll() is not None:
                     self.process = None
@@ -141,7 +141,7 @@ class Server:
                 try:
                     if client.get("/api/tables").status_code == 200:
                         return True
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     pass
                 time.sleep(0.05)
         self.kill()
@@ -194,14 +194,14 @@ class Guest:
 
     def __init__(self, server: Server, nickname: str) -> None:
         self.server = server
-        with httpx.Client(base_url=server.url, timeout=10.0, trust_env=False) as client:
+        with httpx2.Client(base_url=server.url, timeout=10.0, trust_env=False) as client:
             response = client.post("/api/guest", json={"nickname": nickname})
         assert response.status_code == 200, response.text
         self.token = response.cookies[COOKIE]
         self.id = response.json()["id"]
 
     def request(self, method: str, path: str, body: Any = None) -> Any:
-        with httpx.Client(
+        with httpx2.Client(
             base_url=self.server.url, cookies={COOKIE: self.token}, timeout=10.0, trust_env=False
         ) as client:
             response = client.request(method, path, json=body)

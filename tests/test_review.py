@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -182,7 +182,7 @@ def test_the_analysis_process_dies_with_a_killed_server(
     ann = Guest(server, "Ann")
     table_id = ann.create("german", {"match": "single"}, False, {"1": "easy"})
     play([ann.socket(table_id, 0)], random.Random(3), None, timeout=90)
-    with httpx.Client(base_url=server.url, cookies={COOKIE: ann.token}, trust_env=False) as http:
+    with httpx2.Client(base_url=server.url, cookies={COOKIE: ann.token}, trust_env=False) as http:
         assert http.get(analysis_url(table_id, 0)).status_code == 202
     family.wait_for_children(3)  # the analysis process, apart from the bots'
     server.kill()
