@@ -105,6 +105,7 @@ class Cluster:
         self.stopping = False
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._listed: dict[str, bytes] = {}  # what this node last wrote to the lobby
+        self._relist = asyncio.Event()  # a listing may have changed: write the lobby now
         self._renewed = time.monotonic()
         self._orphans: set[str] = set()  # leases held but not run, at the last renewal
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -126,7 +127,7 @@ class Cluster:
             loop.create_task(self._every(TICK, self._claim)),
             loop.create_task(self._every(self.lease_seconds / 4, self._renew)),
             loop.create_task(self._every(TICK, self._beat)),
-            loop.create_task(self._every(0.5, self._list)),
+            loop.create_task(self._every(0.5, self._list, wake=self._relist)),
         ]
 
     async def stop(self) -> None:
@@ -168,11 +169,18 @@ class Cluster:
         except Exception:
             log.warning("table %s: not drained before the handover", table_id)
 
-    async def _every(self, seconds: float, job: Any) -> None:
+    async def _every(self, seconds: float, job: Any, wake: asyncio.Event | None = None) -> None:
+        """Run ``job`` every ``seconds`` (with jitter), and at once when ``wake`` is set."""
         name = getattr(job, "__name__", "a task").strip("_")
         failing = False
         while True:
-            await asyncio.sleep(seconds * random.uniform(0.8, 1.2))
+            pause = seconds * random.uniform(0.8, 1.2)
+            if wake is None:
+                await asyncio.sleep(pause)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), pause)
+                wake.clear()
             try:
                 await job()
             except asyncio.CancelledError:
@@ -474,11 +482,16 @@ class Cluster:
         values = await self.redis.mget(keys) if keys else []
         return [orjson.loads(value) for value in values if value is not None]
 
+    def relist(self) -> None:
+        """An open table changed (made, a seat taken or left, started): the lobby on every
+        node shows it within moments, not at the next tick."""
+        self._relist.set()
+
     async def _list(self) -> None:
         """Write this node's open public tables to the lobby when they change."""
         listed: dict[str, bytes] = {}
         for table_id, actor in list(self.club.actors.items()):
-            if actor.state.status == "open" and actor.invite is None:
+            if actor.listed:
                 listed[table_id] = orjson.dumps(self.club.listing(actor))
         changed = {t: v for t, v in listed.items() if self._listed.get(t) != v}
         if changed:

@@ -773,6 +773,11 @@ class TableActor:
         # The failing command will not move the table on from here (bots, deals, clocks).
         self.post(Drive())
 
+    @property
+    def listed(self) -> bool:
+        """The lobby lists this table: open and public."""
+        return self.state.status == "open" and self.invite is None
+
     def may_watch(self, player_id: int | None, invite: str | None) -> bool:
         if self.invite is None or (invite is not None and invite == self.invite):
             return True

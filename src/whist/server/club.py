@@ -148,6 +148,10 @@ class Club:
             if self.cluster is not None:
                 self.cluster.fenced(table_id)
             raise
+        if self.cluster is not None:
+            actor = self.actors.get(table_id)
+            if status is not None or (actor is not None and actor.listed):
+                self.cluster.relist()  # the lobby on other nodes shows the change at once
 
     async def think(self, level: str, view: Any, seed: str) -> dict[str, Any]:
         if self.jobs is not None:
@@ -261,4 +265,6 @@ class Club:
         actor = TableActor(self, state, invite=row.invite_code)
         self.actors[table_id] = actor
         actor.start()
+        if self.cluster is not None:
+            self.cluster.relist()
         return actor
