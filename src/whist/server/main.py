@@ -75,6 +75,9 @@ def run_server(host: str | None, port: int | None, data_dir: str | None) -> int:
         return 1
     except Stopped:
         pass
+    except Exception as exc:
+        if not stopped_by_signal(exc):
+            raise
     finally:
         # Not to be cut short by a second signal: this is bounded (a second or two).
         for sig in STOP_SIGNALS:
@@ -89,6 +92,19 @@ def run_server(host: str | None, port: int | None, data_dir: str | None) -> int:
 
 def stop(sig: int, _frame: FrameType | None) -> None:
     raise Stopped(sig)
+
+
+def stopped_by_signal(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is a stop signal's ``Stopped``, wrapped on its way up: Python turns
+    an exception raised in ``__set_name__``, while an import creates a class, into a
+    RuntimeError whose cause it is."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, Stopped):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def serve(settings: Settings, listener: socket.socket) -> None:
