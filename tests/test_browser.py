@@ -195,7 +195,9 @@ def test_the_page_recovers_when_the_server_comes_back(
 def test_a_bot_takes_the_seat_when_the_clock_runs_out(
     start_server: Callable[..., Server], new_player: Callable[..., Player]
 ) -> None:
-    server = start_server(WHIST_CLOCK_SECONDS="3")
+    # Bots at a person's pace: with no pause, four bots can finish the whole match before
+    # the page shows a trick, and a finished match shows none (one CI run saw that).
+    server = start_server(WHIST_CLOCK_SECONDS="3", WHIST_BOT_DELAY="0.3")
     ann = new_player(server, "Ann")
     page = ann.page
     quick_play(ann)  # quick play tables have a clock
