@@ -481,7 +481,18 @@ def test_settings_are_saved_for_the_player_and_change_the_table(
     page = ann.page
     start_table(ann)
     expect(page.get_by_test_id("card").first).to_be_visible()
-    width_before = page.get_by_test_id("card").first.bounding_box()["width"]  # type: ignore[index]
+
+    def card_width() -> float:
+        # Read in one go in the page: the hand is drawn anew on every update of the table (the
+        # bots play on), so a card found by one call may be gone by the next (one CI run saw
+        # `bounding_box()` give None).
+        return float(
+            page.get_by_test_id("hand")
+            .get_by_test_id("card")
+            .evaluate_all("(els) => els.length ? els[0].getBoundingClientRect().width : 0")
+        )
+
+    width_before = wait_for(page, card_width, "a card in the hand")
 
     page.get_by_test_id("settings-button").click()
     dialog = page.get_by_test_id("settings-dialog")
@@ -522,8 +533,7 @@ def test_settings_are_saved_for_the_player_and_change_the_table(
         assert cards and key == sorted(key), cards
 
     hand_in_suits_order()
-    width_after = page.get_by_test_id("card").first.bounding_box()["width"]  # type: ignore[index]
-    assert width_after > width_before * 1.1, (width_before, width_after)
+    wait_for(page, lambda: card_width() > width_before * 1.1, f"cards wider than {width_before} px")
 
     page.reload()
     expect(page.get_by_test_id("card").first).to_be_visible()
