@@ -1218,6 +1218,68 @@ def test_bots_in_the_server_process_warm_it_up_once_and_off_the_clock(
     assert len(warm_ups) == 1
 
 
+def test_a_warm_up_that_hangs_holds_the_bots_up_no_longer_than_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first thought waits for the warm-up off its clock, but not for ever: past
+    ``WARM_UP_WAIT`` the bots think without it, and no later thought waits for it again."""
+    release = threading.Event()
+
+    def chosen(level: str, view: Any, seed: str, budget: float) -> dict[str, Any]:
+        return {"seat": 0, "resign": True}
+
+    monkeypatch.setattr(server_bots, "_warmed_here", threading.Event())
+    monkeypatch.setattr(server_bots, "warm_up", lambda: release.wait(60))
+    monkeypatch.setattr(server_bots, "choose", chosen)
+    monkeypatch.setattr(server_bots, "WARM_UP_WAIT", 0.5)
+    match = new_match("german", {"match": "single"})
+    match.start_deal(list(range(52)), dealer=0)
+    view = view_for(match, match.next_seat())
+
+    async def run() -> list[tuple[dict[str, Any], float]]:
+        pool = server_bots.BotPool(0, budget=0.05)
+        timed = []
+        try:
+            for seed in ("first", "second"):
+                started = time.monotonic()
+                timed.append((await pool.think("master", view, seed), time.monotonic() - started))
+            return timed
+        finally:
+            pool.close()
+
+    try:
+        (first, first_took), (second, second_took) = asyncio.run(run())
+    finally:
+        release.set()
+    assert first == second == {"seat": 0, "resign": True}  # the bot's own moves
+    assert 0.5 <= first_took < 2.0
+    assert second_took < 0.4
+
+
+def test_a_worker_whose_warm_up_hangs_plays_the_safe_move_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker stuck in its warm-up (forked with the stuck one) does not hold up the table:
+    the bot's move comes within ``WARM_UP_WAIT`` and its thought's allowance."""
+    monkeypatch.setattr(server_bots, "warm_up", lambda: time.sleep(60))
+    monkeypatch.setattr(server_bots, "WARM_UP_WAIT", 0.5)
+    match = new_match("german", {"match": "single"})
+    match.start_deal(list(range(52)), dealer=0)
+    view = view_for(match, match.next_seat())
+
+    async def run() -> tuple[dict[str, Any], float]:
+        pool = server_bots.BotPool(1, budget=0.2)
+        started = time.monotonic()
+        try:
+            return await pool.think("master", view, "seed"), time.monotonic() - started
+        finally:
+            pool.close()
+
+    action, took = asyncio.run(run())
+    assert action in view.to_json()["legal"]
+    assert took < 0.5 + 0.2 + 0.5 + 1.0  # the wait, the budget, its grace, a loaded machine
+
+
 # ======================================================================= a failing store
 def failing_appends(r: Room, fails: Callable[[Any], bool], most: int = 1000) -> list[Any]:
     """Make the store refuse each append ``fails`` picks once (at most ``most`` of them):

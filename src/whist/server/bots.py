@@ -18,7 +18,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from random import Random
@@ -38,6 +38,11 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PARENT_POLL_SECONDS = 0.5  # the portable watch on the server: how late a worker may notice
 GRACE_SECONDS = 3.0  # a terminated worker's time to die before it is killed (a loaded machine)
 HINT_GRACE = 2.0  # seconds a hint may run over its budget (the solvers' first load, a busy pool)
+# Seconds a pool's first thoughts wait, at most, for its warm-up (off their clocks). It takes
+# about a second; one that hangs (the solvers compiled anew after an upgrade, a stuck worker)
+# must not hold up every table's bots: past this they think anyway, and a thought that a
+# busy worker does not answer in time is the safe move, as always.
+WARM_UP_WAIT = 30.0
 
 
 def choose(level: str, view: View, seed: str, budget: float) -> dict[str, Any]:
@@ -89,6 +94,23 @@ def warm_up_here() -> None:
         if not _warmed_here.is_set():
             warm_up()
             _warmed_here.set()
+
+
+def _in_a_thread(work: Callable[[], None]) -> concurrent.futures.Future[None]:
+    """``work()`` run in a daemon thread of its own: a wait on it can give up, the thread
+    goes on (the default executor's threads, which run thoughts, stay free)."""
+    done: concurrent.futures.Future[None] = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as error:  # (handed to whoever waits)
+            done.set_exception(error)
+        else:
+            done.set_result(None)
+
+    threading.Thread(target=run, name="bot-warm-up", daemon=True).start()
+    return done
 
 
 # ------------------------------------------------------------------ the worker's side
@@ -193,7 +215,8 @@ class BotPool:
         self.budget = budget
         self.size = workers
         self.executor: concurrent.futures.ProcessPoolExecutor | None = None
-        self.warming: list[concurrent.futures.Future[int]] = []
+        self.warming: list[concurrent.futures.Future[Any]] = []
+        self.warm_by: float | None = None  # (monotonic) when thoughts stop waiting for it
         self.closed = False
         if workers > 0:
             self._start()
@@ -208,7 +231,11 @@ class BotPool:
         )
         # Start the workers (and their warm-up) now, before the first bot must move.
         with signals_held():
-            self.warming = [self.executor.submit(int) for _ in range(self.size)]
+            self._warm_up([self.executor.submit(int) for _ in range(self.size)])
+
+    def _warm_up(self, warming: list[concurrent.futures.Future[Any]]) -> None:
+        self.warming = warming
+        self.warm_by = time.monotonic() + WARM_UP_WAIT
 
     def _restart(self, broken: concurrent.futures.ProcessPoolExecutor | None) -> None:
         """A worker died (killed, out of memory): its pool takes no more work. A new pool
@@ -227,13 +254,26 @@ class BotPool:
         return {pid: process.is_alive() for pid, process in processes.items()}
 
     async def _warmed(self) -> None:
-        """Wait for the workers' warm-up (or, without workers, this process's) once, before
-        the first thought's clock starts."""
-        if self.warming:
-            await asyncio.gather(*map(asyncio.wrap_future, self.warming))
-            self.warming = []
-        elif self.size == 0 and not _warmed_here.is_set():
-            await asyncio.get_running_loop().run_in_executor(None, warm_up_here)
+        """Wait for the workers' warm-up (or, without workers, this process's, started by
+        the first thought) once, before the first thought's clock starts, and no longer
+        than ``WARM_UP_WAIT`` from its start."""
+        if self.size == 0 and self.warm_by is None and not _warmed_here.is_set():
+            self._warm_up([_in_a_thread(warm_up_here)])
+        if not self.warming or self.warm_by is None:
+            return
+        warming = self.warming
+        if not all(future.done() for future in warming):
+            # (an error is kept for the check below, not left unread in a future)
+            gathered = asyncio.gather(*map(asyncio.wrap_future, warming), return_exceptions=True)
+            await asyncio.wait([gathered], timeout=max(0.0, self.warm_by - time.monotonic()))
+        if warming is not self.warming:
+            return  # another thought waited for it too, and told
+        self.warming = []
+        for future in warming:
+            if not future.done():
+                log.error("the bots' warm-up took over %.0f s: they think without it", WARM_UP_WAIT)
+                return
+            future.result()  # a pool broken as it started: BrokenProcessPool
 
     async def think(self, level: str, view: View, seed: str) -> dict[str, Any]:
         executor = self.executor
