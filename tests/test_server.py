@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from whist.bots import LEVELS
-from whist.core.views import view_for
+from whist.core.views import View, view_for
 from whist.i18n import LANGUAGE_NAMES, LANGUAGES, VARIANT_TITLES
 from whist.server import bots as server_bots
 from whist.server.app import create_app
@@ -1156,30 +1156,54 @@ def test_only_a_lone_human_against_bots_can_suspend(tmp_path: Path) -> None:
 
 
 # ================================================================= a bot over its budget
+RESIGN = {"seat": 0, "resign": True}
+
+
+def resigns(level: str, view: Any, seed: str, budget: float) -> dict[str, Any]:
+    """A stand-in for a bot's thought: its own move, at once."""
+    return RESIGN
+
+
+def opening_view() -> View:
+    match = new_match("german", {"match": "single"})
+    match.start_deal(list(range(52)), dealer=0)
+    return view_for(match, match.next_seat())
+
+
+def timed_thoughts(
+    workers: int, budget: float, *seeds: str, level: str = "master", view: View | None = None
+) -> list[tuple[dict[str, Any], float]]:
+    """A new pool's thoughts, one seed after another, each with the seconds it took."""
+    view = view or opening_view()
+
+    async def run() -> list[tuple[dict[str, Any], float]]:
+        pool = server_bots.BotPool(workers, budget=budget)
+        timed = []
+        try:
+            for seed in seeds:
+                started = time.monotonic()
+                timed.append((await pool.think(level, view, seed), time.monotonic() - started))
+            return timed
+        finally:
+            pool.close()
+
+    return asyncio.run(run())
+
+
 def test_a_bot_over_its_budget_plays_a_safe_legal_move(monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
 
     def stuck(level: str, view: Any, seed: str, budget: float) -> dict[str, Any]:
         release.wait(5)
-        return {"seat": 0, "resign": True}
+        return RESIGN
 
     monkeypatch.setattr(server_bots, "choose", stuck)
     server_bots.warm_up_here()  # (a first thought waits for it: not what is timed here)
-    match = new_match("german", {"match": "single"})
-    match.start_deal(list(range(52)), dealer=0)
-    seat = match.next_seat()
-    view = view_for(match, seat)
-
-    async def run() -> tuple[dict[str, Any], float]:
-        pool = server_bots.BotPool(0, budget=0.05)
-        started = time.monotonic()
-        try:
-            return await pool.think("hard", view, "seed"), time.monotonic() - started
-        finally:
-            release.set()
-            pool.close()
-
-    action, took = asyncio.run(run())
+    view = opening_view()
+    try:
+        [(action, took)] = timed_thoughts(0, 0.05, "seed", level="hard", view=view)
+    finally:
+        release.set()
     assert took < 2.0
     assert action in view.to_json()["legal"]
 
@@ -1195,15 +1219,10 @@ def test_bots_in_the_server_process_warm_it_up_once_and_off_the_clock(
         time.sleep(1.0)  # longer than the thought's whole allowance (budget + 0.5 s)
         warm_ups.append(time.monotonic())
 
-    def chosen(level: str, view: Any, seed: str, budget: float) -> dict[str, Any]:
-        return {"seat": 0, "resign": True}
-
     monkeypatch.setattr(server_bots, "_warmed_here", threading.Event())
     monkeypatch.setattr(server_bots, "warm_up", slow_warm_up)
-    monkeypatch.setattr(server_bots, "choose", chosen)
-    match = new_match("german", {"match": "single"})
-    match.start_deal(list(range(52)), dealer=0)
-    view = view_for(match, match.next_seat())
+    monkeypatch.setattr(server_bots, "choose", resigns)
+    view = opening_view()
 
     async def run() -> list[dict[str, Any]]:
         pool = server_bots.BotPool(0, budget=0.05)
@@ -1214,7 +1233,7 @@ def test_bots_in_the_server_process_warm_it_up_once_and_off_the_clock(
             pool.close()
 
     actions = asyncio.run(run())
-    assert actions == [{"seat": 0, "resign": True}] * 4  # the bots' own moves, not safe ones
+    assert actions == [RESIGN] * 4  # the bots' own moves, not safe ones
     assert len(warm_ups) == 1
 
 
@@ -1224,34 +1243,15 @@ def test_a_warm_up_that_hangs_holds_the_bots_up_no_longer_than_its_limit(
     """A first thought waits for the warm-up off its clock, but not for ever: past
     ``WARM_UP_WAIT`` the bots think without it, and no later thought waits for it again."""
     release = threading.Event()
-
-    def chosen(level: str, view: Any, seed: str, budget: float) -> dict[str, Any]:
-        return {"seat": 0, "resign": True}
-
     monkeypatch.setattr(server_bots, "_warmed_here", threading.Event())
     monkeypatch.setattr(server_bots, "warm_up", lambda: release.wait(60))
-    monkeypatch.setattr(server_bots, "choose", chosen)
+    monkeypatch.setattr(server_bots, "choose", resigns)
     monkeypatch.setattr(server_bots, "WARM_UP_WAIT", 0.5)
-    match = new_match("german", {"match": "single"})
-    match.start_deal(list(range(52)), dealer=0)
-    view = view_for(match, match.next_seat())
-
-    async def run() -> list[tuple[dict[str, Any], float]]:
-        pool = server_bots.BotPool(0, budget=0.05)
-        timed = []
-        try:
-            for seed in ("first", "second"):
-                started = time.monotonic()
-                timed.append((await pool.think("master", view, seed), time.monotonic() - started))
-            return timed
-        finally:
-            pool.close()
-
     try:
-        (first, first_took), (second, second_took) = asyncio.run(run())
+        (first, first_took), (second, second_took) = timed_thoughts(0, 0.05, "first", "second")
     finally:
         release.set()
-    assert first == second == {"seat": 0, "resign": True}  # the bot's own moves
+    assert first == second == RESIGN  # the bot's own moves
     assert 0.5 <= first_took < 2.0
     assert second_took < 0.4
 
@@ -1263,21 +1263,25 @@ def test_a_worker_whose_warm_up_hangs_plays_the_safe_move_in_time(
     the bot's move comes within ``WARM_UP_WAIT`` and its thought's allowance."""
     monkeypatch.setattr(server_bots, "warm_up", lambda: time.sleep(60))
     monkeypatch.setattr(server_bots, "WARM_UP_WAIT", 0.5)
-    match = new_match("german", {"match": "single"})
-    match.start_deal(list(range(52)), dealer=0)
-    view = view_for(match, match.next_seat())
-
-    async def run() -> tuple[dict[str, Any], float]:
-        pool = server_bots.BotPool(1, budget=0.2)
-        started = time.monotonic()
-        try:
-            return await pool.think("master", view, "seed"), time.monotonic() - started
-        finally:
-            pool.close()
-
-    action, took = asyncio.run(run())
+    view = opening_view()
+    [(action, took)] = timed_thoughts(1, 0.2, "seed", view=view)
     assert action in view.to_json()["legal"]
     assert took < 0.5 + 0.2 + 0.5 + 1.0  # the wait, the budget, its grace, a loaded machine
+
+
+def test_master_thinks_in_a_worker_process_within_its_budget(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    match = new_match("classic")
+    match.start_deal(list(range(52)), dealer=0)
+    for _ in range(5):  # into trick 2: a position with a real choice for MASTER
+        match.apply(match.legal_actions()[0])
+    view = view_for(match, match.next_seat())
+    with caplog.at_level("WARNING"):
+        # the first thought: the worker loads the solvers
+        [_, (action, _)] = timed_thoughts(1, 1.0, "warm-up", "seed", view=view)
+    assert action in view.to_json()["legal"]
+    assert not [r for r in caplog.records if "overran" in r.getMessage()]
 
 
 # ======================================================================= a failing store
@@ -1330,29 +1334,6 @@ def test_a_bot_move_the_store_refuses_is_thought_again(tmp_path: Path) -> None:
             pump([sock], over(sock), choose=first_legal, timeout=30)
         assert len(refused) == 3, "three bot moves were refused once, then stored"
         assert table_row(r, table_id).status == "finished"
-
-
-def test_master_thinks_in_a_worker_process_within_its_budget(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    match = new_match("classic")
-    match.start_deal(list(range(52)), dealer=0)
-    for _ in range(5):  # into trick 2: a position with a real choice for MASTER
-        match.apply(match.legal_actions()[0])
-    view = view_for(match, match.next_seat())
-
-    async def run() -> dict[str, Any]:
-        pool = server_bots.BotPool(1, budget=1.0)
-        try:
-            await pool.think("master", view, "warm-up")  # the worker loads the solvers
-            return await pool.think("master", view, "seed")
-        finally:
-            pool.close()
-
-    with caplog.at_level("WARNING"):
-        action = asyncio.run(run())
-    assert action in view.to_json()["legal"]
-    assert not [r for r in caplog.records if "overran" in r.getMessage()]
 
 
 def test_a_finished_match_is_kept_with_sheet_replay_and_a_seat_only_record(
