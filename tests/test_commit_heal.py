@@ -235,10 +235,28 @@ def act_again(sock: Sock, action: dict[str, Any]) -> str:
 
 
 def play_on(socks: list[Sock], acts: int) -> None:
-    """The players make ``acts`` more moves, each acknowledged."""
+    """The players make exactly ``acts`` more moves, each acknowledged, and every socket
+    has the state after the last one (a move sent while the last ack was on its way would
+    make the table one move ahead of what the test saw)."""
     before = sum(len(s.acks) for s in socks)
     errors = sum(len(s.errors) for s in socks)
-    pump(socks, lambda: sum(len(s.acks) for s in socks) >= before + acts, choose=first_legal)
+    sent = 0
+
+    def while_moves_left(sock: Sock) -> dict[str, Any] | None:
+        nonlocal sent
+        if sent == acts:
+            return None
+        sent += 1
+        return first_legal(sock)
+
+    def settled() -> bool:
+        acked = [int(a["version"]) for s in socks for a in s.acks]
+        newest = max([s.version for s in socks] + acked)
+        return sum(len(s.acks) for s in socks) == before + acts and all(
+            s.pending is None and s.version == newest for s in socks
+        )
+
+    pump(socks, settled, choose=while_moves_left)
     assert sum(len(s.errors) for s in socks) == errors, [s.errors for s in socks]
 
 
