@@ -33,6 +33,10 @@ the variants have; ``trumps``: the others):
 * ``ordering``: the nodes spent on cards tried before the card that settled their node's
   test (outside other such cards): what perfect move ordering would spare at most, had
   the subtrees been the same.
+* ``re_searched``: the trick starts whose very position the same solve had searched before
+  for another test (its table entry's bounds did not settle this one), with the nodes
+  inside the outermost of them; ``new_positions_inside``: the nodes inside the positions
+  first searched within those, new work that no memory of earlier tests could spare.
 
 The first run compiles a traced copy of the search (a few minutes); then a run of 40
 positions of 8 tricks takes seconds.
@@ -123,6 +127,25 @@ def inside_outermost(starts: Sequence[SearchedStart], chosen: Sequence[bool]) ->
     return total
 
 
+def re_searched(starts: Sequence[SearchedStart]) -> tuple[list[bool], list[bool]]:
+    """Which trick starts repeat a position searched before in the solve, and which are
+    first searches inside such a repeat."""
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    again = []
+    first_inside = []
+    end = -1  # the end of the outermost repeat under way
+    for start in starts:
+        key = (start.hands, start.leader)
+        repeat = key in seen
+        seen.add(key)
+        inside = start.first_node <= end
+        if repeat and not inside:
+            end = start.first_node + start.nodes
+        again.append(repeat)
+        first_inside.append(inside and not repeat)
+    return again, first_inside
+
+
 def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str) -> dict[str, Any]:
     """The headroom over ``cases`` (see the module's documentation), one JSON part."""
     nodes = 0
@@ -137,6 +160,7 @@ def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str
     }
     entry_starts: Counter[str] = Counter()
     entry_nodes: Counter[str] = Counter()
+    repeats = repeat_nodes = new_inside = 0
     for number, (hands, trump, leader) in enumerate(cases, 1):
         trace = search_trace(hands, trump, leader, [], most)
         starts = trace.starts
@@ -151,6 +175,10 @@ def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str
         margins.update(margin_of)
         for k in (1, 2, 3):
             within[k] += inside_outermost(starts, [m >= k or m <= -1 - k for m in margin_of])
+        again, first_inside = re_searched(starts)
+        repeats += sum(again)
+        repeat_nodes += inside_outermost(starts, again)
+        new_inside += inside_outermost(starts, first_inside)
         suits = [suits_of(start) for start in starts]
         for kind, same in kinds.items():
             seen: defaultdict[object, list[int]] = defaultdict(list)
@@ -191,6 +219,15 @@ def study(cases: list[tuple[list[int], int | None, int]], most: bool, label: str
                 "share": round(entry_nodes[kind] / max(nodes, 1), 4),
             }
             for kind in kinds
+        },
+        "re_searched": {
+            "trick_starts": repeats,
+            "nodes": repeat_nodes,
+            "share": round(repeat_nodes / max(nodes, 1), 4),
+            "new_positions_inside": {
+                "nodes": new_inside,
+                "share": round(new_inside / max(nodes, 1), 4),
+            },
         },
     }
 

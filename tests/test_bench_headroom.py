@@ -78,3 +78,8 @@ def test_the_bench_prints_the_headroom_as_json() -> None:
         assert study["entries"]["today"]["trick_starts"] == 0
         finer = study["entries"]["cards_that_decided"]
         assert 0 <= finer["nodes"] <= study["nodes"]
+        # a solve tests positions again (each root card twice or more): the new positions
+        # searched inside those repeats are part of them
+        again = study["re_searched"]
+        assert 0 < again["trick_starts"] <= study["searched_trick_starts"]
+        assert 0 < again["new_positions_inside"]["nodes"] < again["nodes"] < study["nodes"]
