@@ -44,6 +44,18 @@ WHERE_JS = """(card) => ({
   trick: document.querySelectorAll(`[data-testid="trick-card"][data-card="${card}"]`).length,
   hand: document.querySelectorAll(`[data-testid="hand"] [data-card="${card}"]`).length,
 })"""
+# Where `card` is in the first frame after the page's next own-move measure, kept in
+# window.whereAtDraw: the page itself looks, since a finished trick gathers to its winner a
+# few hundred ms later (at the tests' table pace), sooner than a loaded test may ask.
+WATCH_DRAW_JS = """([card, before]) => {
+  window.whereAtDraw = null;
+  const where = WHERE_JS;
+  const look = () => {
+    if (performance.getEntriesByName('own-move').length > before) window.whereAtDraw = where(card);
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}""".replace("WHERE_JS", WHERE_JS)
 # What the table shows, for a failure's message.
 DEBUG_JS = """() => ({
   trick: Array.from(document.querySelectorAll('[data-testid="trick-card"]'),
@@ -158,13 +170,14 @@ def click_now(player: Player, card: str, state: dict[str, Any]) -> float:
     # in two rows): a person taps what they see.
     where = page.evaluate(VISIBLE_POINT_JS, card)
     assert where is not None, f"{card} is covered everywhere"
+    page.evaluate(WATCH_DRAW_JS, [card, before])
     page.locator(f'[data-testid="hand"] [data-card="{card}"]').click(position=where)
     count, duration = wait_for(
         page, lambda: (m := page.evaluate(LAST_MEASURE_JS)) and m[0] > before and m, "the measure"
     )
     assert count == before + 1
-    # The card is in the trick (not in the hand) at once.
-    where = page.evaluate(WHERE_JS, card)
+    # The card is in the trick (not in the hand) at once: in the frame after it was drawn.
+    where = wait_for(page, lambda: page.evaluate("() => window.whereAtDraw"), "the card drawn")
     # (The last card of a deal may be gone already: the next deal's first states catch up.)
     last = len(state["view"]["hand"]) == 1
     assert where == {"trick": 1, "hand": 0} or last, (card, where, page.evaluate(DEBUG_JS))
