@@ -158,30 +158,37 @@ VISIBLE_POINT_JS = """(card) => {
 }"""
 
 
+def drawn(page: Page, card: str, play: Callable[[], None]) -> tuple[float, dict[str, int]]:
+    """`play()` (a click or a key on `card`): the click-to-trick time the page measured
+    (performance marks, ms) and where `card` was in the page's first frame after it was
+    drawn (in the trick, in the hand)."""
+    before = page.evaluate(LAST_MEASURE_JS)[0]
+    page.evaluate(WATCH_DRAW_JS, [card, before])
+    play()
+    count, duration = wait_for(
+        page, lambda: (m := page.evaluate(LAST_MEASURE_JS)) and m[0] > before and m, "the measure"
+    )
+    assert count == before + 1
+    return float(duration), wait_for(page, lambda: page.evaluate("() => window.whereAtDraw"), card)
+
+
 def click_now(player: Player, card: str, state: dict[str, Any]) -> float:
     """Click `card` in the hand the moment the server allows it in `state` (animations may
     still run) and return the click-to-trick time the page measured (performance marks, ms)."""
     page = player.page
-    before = page.evaluate(LAST_MEASURE_JS)[0]
     # The page has taken in the state (the test sees the frame first: on a loaded machine the
     # page's script may not have run yet, and a card it does not offer yet ignores a click).
     wait_for(page, lambda: page.evaluate(PLAYABLE_JS, card), f"{card} offered")
     # Where the card is not covered by another (the cards of a full hand overlap, on a phone
     # in two rows): a person taps what they see.
-    where = page.evaluate(VISIBLE_POINT_JS, card)
-    assert where is not None, f"{card} is covered everywhere"
-    page.evaluate(WATCH_DRAW_JS, [card, before])
-    page.locator(f'[data-testid="hand"] [data-card="{card}"]').click(position=where)
-    count, duration = wait_for(
-        page, lambda: (m := page.evaluate(LAST_MEASURE_JS)) and m[0] > before and m, "the measure"
-    )
-    assert count == before + 1
-    # The card is in the trick (not in the hand) at once: in the frame after it was drawn.
-    where = wait_for(page, lambda: page.evaluate("() => window.whereAtDraw"), "the card drawn")
+    point = page.evaluate(VISIBLE_POINT_JS, card)
+    assert point is not None, f"{card} is covered everywhere"
+    duration, where = drawn(page, card, lambda: hand_card(page, card).click(position=point))
+    # The card is in the trick (not in the hand) at once.
     # (The last card of a deal may be gone already: the next deal's first states catch up.)
     last = len(state["view"]["hand"]) == 1
     assert where == {"trick": 1, "hand": 0} or last, (card, where, page.evaluate(DEBUG_JS))
-    return float(duration)
+    return duration
 
 
 # ------------------------------------------------------------------------------ point 1
@@ -419,8 +426,8 @@ def test_a_refused_card_comes_back_and_the_trick_lives(
     focused = page.locator('[data-testid="card"][data-playable="true"]').first
     focused.focus()
     card_by_key = focused.get_attribute("data-card")
-    page.keyboard.press("Enter")
-    expect(page.locator(f'[data-testid="trick-card"][data-card="{card_by_key}"]')).to_have_count(1)
+    _, where = drawn(page, str(card_by_key), lambda: page.keyboard.press("Enter"))
+    assert where == {"trick": 1, "hand": 0}, (card_by_key, where, page.evaluate(DEBUG_JS))
     assert page.evaluate("() => !!document.activeElement.closest('.hand')")
     played_by_server(ann, str(card_by_key))
 
