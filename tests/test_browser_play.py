@@ -169,7 +169,8 @@ def drawn(page: Page, card: str, play: Callable[[], None]) -> tuple[float, dict[
         page, lambda: (m := page.evaluate(LAST_MEASURE_JS)) and m[0] > before and m, "the measure"
     )
     assert count == before + 1
-    return float(duration), wait_for(page, lambda: page.evaluate("() => window.whereAtDraw"), card)
+    where = wait_for(page, lambda: page.evaluate("() => window.whereAtDraw"), f"{card} drawn")
+    return float(duration), where
 
 
 def click_now(player: Player, card: str, state: dict[str, Any]) -> float:
