@@ -48,8 +48,14 @@ export function detectLanguage() {
   return "en";
 }
 
+// The newest setLanguage call: a catalogue that arrives after a later choice's is dropped (two
+// quick choices, the first one's fetch the slower: the page must end in the language chosen
+// last).
+let choice = 0;
+
 export async function setLanguage(code, { remember = true } = {}) {
   if (!codes.includes(code)) code = "en";
+  const mine = ++choice;
   let loaded = {};
   try {
     const response = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
@@ -60,6 +66,7 @@ export async function setLanguage(code, { remember = true } = {}) {
   } catch {
     loaded = {};
   }
+  if (mine !== choice) return;
   language = code;
   catalogue = loaded;
   document.documentElement.lang = code;
