@@ -2,8 +2,9 @@
 // person seated, a Hint button asks the server for MASTER's choice for your decision now (a
 // hint frame answers this connection alone). The suggestion is outlined on the table (the
 // card in your hand, or the bid, trump or stock button) and said in a line under the status,
-// which screen readers hear; it stays while it is still one of your legal actions. The
-// server decides whether a hint may be asked (table.hints.open); this module only shows it.
+// which screen readers hear; it stays while it is still one of your legal actions (a refusal,
+// until the next state). The server decides whether a hint may be asked (table.hints.open);
+// this module only shows it.
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { bidName, cardName, errorText, suitNameCapital } from "../labels.js";
@@ -50,13 +51,25 @@ function stillLegal(action, legal) {
   return legal.some((item) => Object.prototype.hasOwnProperty.call(item, kind) && item[kind] === value);
 }
 
-// The hint on show, while it is still yours to play; else none (and it is dropped).
+// The hint to show with `view` on screen when the newest state is `version`: a suggestion
+// while it is still one of your legal actions, a refusal ("It is not your turn.") only until
+// the table moves past the state it was refused in (it was about that moment, not the next
+// decision), a request until it is answered; else none. Pure: tested with node --test.
+export function hintToShow(hint, view, version) {
+  if (!hint || hint.waiting) return hint || null;
+  if (hint.action) return stillLegal(hint.action, view.legal) ? hint : null;
+  return version <= hint.version ? hint : null;
+}
+
+function newestVersion(tbl) {
+  return tbl.ctx.latest ? tbl.ctx.latest.version : null;
+}
+
+// The hint on show (one no longer to show is dropped).
 function current(tbl, v) {
-  const hint = tbl.ctx.hint;
-  if (!hint || !hint.action) return hint;
-  if (stillLegal(hint.action, v.legal)) return hint;
-  tbl.ctx.hint = null;
-  return null;
+  const hint = hintToShow(tbl.ctx.hint, v, newestVersion(tbl));
+  if (!hint) tbl.ctx.hint = null;
+  return hint;
 }
 
 export function mayAskHint(tbl, v, table) {
@@ -105,7 +118,9 @@ export function receiveHint(tbl, message) {
     const text = message.code === "not_alone"
       ? t("Hints are given only while you are the only person at the table.")
       : errorText(message.code, message.message);
-    tbl.ctx.hint = { id: message.id, waiting: false, action: null, text };
+    // (the table's version when the server refused: the refusal holds for that state only)
+    const version = Number.isInteger(message.version) ? message.version : newestVersion(tbl);
+    tbl.ctx.hint = { id: message.id, waiting: false, action: null, text, version };
   } else {
     tbl.ctx.hint = { id: message.id, waiting: false, action: message.action, text: hintText(message.action, message.estimate) };
   }
