@@ -1130,12 +1130,13 @@ ABSOLUTE_DEPTHS = 0xFFFF
 # only the keys (E_SHAPE, leader included: see ``_key``) of the entries in use, and the
 # rest of an entry only when its key matches.  On a whole misère deal that is about 235
 # entries a probe, half of them of its key (85% of the probes find an entry that decides
-# the test).  Yet the scan is not where the time goes: a second, full scan of every bucket
-# probed made such deals only 20-25% slower.  Tags that let a probe skip most of the
+# the test).  Yet the scan is not where most of the time goes: a second, full scan of every
+# bucket probed made such deals 20-33% slower.  Tags that let a probe skip most of the
 # entries of its key (a word an entry with its key's hash and top owners, compared eight
 # at a time without branches; or two a word), prefetching a probe's buckets at the trick's
-# start, and scanning the newest entries first all searched the same nodes in the same time
-# or more (seed 1969759480, deals 0, 6 and 10 of bench/solver.py's whole deals).
+# start, and scanning the newest entries first all searched the same nodes (newest first:
+# within 0.5%) in the same time or more (seed 1969759480, deals 0, 6 and 10 of
+# bench/solver.py's whole deals, the root's value on one thread).
 _KEY_SHAPE = (1 << 60) - 1
 
 
