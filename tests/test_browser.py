@@ -150,6 +150,9 @@ def test_the_page_recovers_when_the_server_comes_back(
     server = start_server()
     ann = new_player(server, "Ann")
     page = ann.page
+    # She plays every card herself: a forced card would go by itself (auto-play, after a
+    # short pause) and could beat her click to it on a loaded machine.
+    save_settings(ann, auto_play=False)
     quick_play(ann)
     banner = page.get_by_test_id("connection-banner")
     presence = page.get_by_test_id("seat-bottom").get_by_test_id("presence")

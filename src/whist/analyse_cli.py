@@ -93,7 +93,7 @@ def print_deal(analysis: DealAnalysis) -> None:
 def play_line(grade: Grade) -> str:
     card = card_text(grade.card)
     head = f"trick {grade.trick + 1:>2}  seat {grade.seat}  {card:>3}"
-    if isinstance(grade.played, tuple) or isinstance(grade.best, tuple):
+    if not grade.settled:
         return f"{head}  {_value(grade.played)} (best {_value(grade.best)}; not finished)"
     mark = "" if grade.exact else "  (estimate)"
     if grade.lost == 0:

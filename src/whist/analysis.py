@@ -82,10 +82,15 @@ class Grade:
     exact: bool
 
     @property
+    def settled(self) -> bool:
+        """Whether the grade is whole: not cut short by a time limit (with bounds)."""
+        return not isinstance(self.played, tuple) and not isinstance(self.best, tuple)
+
+    @property
     def lost(self) -> float:
         """Tricks the play cost its side: 0 while a bound leaves it open, and for a card
         as good as the best (an estimate not surely worse counts as one)."""
-        if isinstance(self.played, tuple) or isinstance(self.best, tuple):
+        if not self.settled:
             return 0.0
         if self.card in self.best_cards:
             return 0.0
@@ -344,9 +349,10 @@ def _grade_plays(
 ) -> tuple[list[Grade | None], bool]:
     """Each position's grade (None: not reached before a stop), taken in ``order`` by
     ``threads`` threads side by side (sharing one solver table, each with buffers of its
-    own), and whether every one was graded. A play's value is taken as known when the
-    next play is graded already (``_played_value``): in one thread always, with more only
-    when the other thread got there first."""
+    own), and whether every one was graded in full (a stop that came after the last grade
+    was taken, while another thread finished one, cuts nothing short). A play's value is
+    taken as known when the next play is graded already (``_played_value``): in one thread
+    always, with more only when the other thread got there first."""
     grades: list[Grade | None] = [None] * len(positions)
     lock = threading.Lock()  # guards the queue, the grades and the progress calls
     queue = iter(order)
@@ -404,9 +410,10 @@ def _grade_plays(
             worker.join()
         if failures:
             raise failures[0]
-    if not stopped and progress is not None:
+    finished = all(grade is not None and grade.settled for grade in grades)
+    if finished and progress is not None:
         progress(Progress(deal, len(positions), len(positions)))
-    return grades, not stopped
+    return grades, finished
 
 
 def most_tricks(contract: Contract | None) -> bool:
