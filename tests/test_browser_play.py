@@ -199,9 +199,10 @@ Click = Callable[[Player, str, dict[str, Any]], float]
 def own_moves(
     player: Player, clicks: int = 13, leads: int = 3, click: Click = click_now
 ) -> tuple[list[float], list[float]]:
-    """Bid as the page suggests and click a legal card the moment the server asks for one,
-    until ``clicks`` cards were played, ``leads`` of them leads: each click's click-to-trick
-    time (ms), leading and following. (``bench/click_to_trick.py`` measures with it.)"""
+    """Bid as the page suggests and click a legal card (following, the highest) the moment
+    the server asks for one, until ``clicks`` cards were played, ``leads`` of them leads:
+    each click's click-to-trick time (ms), leading and following.
+    (``bench/click_to_trick.py`` measures with it.)"""
     page = player.page
     leading: list[float] = []
     following: list[float] = []
@@ -218,8 +219,11 @@ def own_moves(
             page.wait_for_timeout(20)
             continue
         lead = not state["view"]["trick"]
-        (leading if lead else following).append(click(player, legal[0], state))
-        played_by_server(player, legal[0], state["view"]["deal"])
+        # following, her highest card: she takes tricks, and so has leads (with the lowest,
+        # four deals once gave her fewer than three)
+        card = legal[0] if lead else legal[-1]
+        (leading if lead else following).append(click(player, card, state))
+        played_by_server(player, card, state["view"]["deal"])
     return leading, following
 
 
