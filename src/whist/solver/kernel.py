@@ -70,7 +70,10 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   opponent lacks last (as DDS weighs its leads): the opponents' cards are the replies to
   search, and a hand without the suit may throw any card.  Of the leads that refute a test
   that is the smallest tree: it halved the nodes of 13-trick most-tricks solves (two
-  seeds) and saved 10-20% in misère.
+  seeds) and saved 10-20% in misère.  (In misère at 8 tricks the fourth hand's card that
+  settles its node is nearly always the first it tries, a mean index of 0.035; trying
+  first a card after which the forced-trick bounds decide the next trick saved under 1% of
+  the nodes and no time, three seeds: not done.)
 
 Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and every
 ``POLL_NODES`` nodes the search reads a stop flag another thread may set in ``ctl``
