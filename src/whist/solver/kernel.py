@@ -109,9 +109,11 @@ Cost per node (this is the one place where speed rules over elegance):
 * An equivalent-card result that must cover every card (``_merged``) is worked out only
   where it is needed, when a node has tried every card.
 
-Where the time goes (``perf record`` of 8-trick misère solves, 89 ns a node): spread over
-the whole search, with no part to win a large share back from; the dearest instruction,
-the load of a probed bucket's header (a cache miss), takes 2.5% of the samples.
+Where the time goes (``perf record``): at 8 tricks in misère (89 ns a node) it is spread
+over the whole search, with no part to win a large share back from; the dearest
+instruction, the load of a probed bucket's header (a cache miss), takes 2.5% of the
+samples.  On a whole misère deal (13 tricks, about 300 ns a node) the table's probes take
+over half of it (see ``TT_WAYS``).
 """
 
 from __future__ import annotations
@@ -1151,7 +1153,12 @@ ABSOLUTE_DEPTHS = 0xFFFF
 # at a time without branches; or two a word), prefetching a probe's buckets at the trick's
 # start, and scanning the newest entries first all searched the same nodes (newest first:
 # within 0.5%) in the same time or more (seed 1969759480, deals 0, 6 and 10 of
-# bench/solver.py's whole deals, the root's value on one thread).
+# bench/solver.py's whole deals, the root's value on one thread).  So did keeping each
+# entry's other words together after the bucket's keys, so that checking an entry of the
+# position's key reads one or two cache lines instead of four (seed 906032954, deals 3, 8
+# and 13, the same measure, both layouts taking turns: 5.7-6.2 s against 5.6-6.0 s), though
+# ``perf`` puts about 40% of such a deal's time in the probe's scan and checks and a sixth
+# in the cache miss of reading the bucket's header.
 _KEY_SHAPE = (1 << 60) - 1
 
 
