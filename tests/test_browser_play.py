@@ -353,8 +353,9 @@ def test_play_aids_pre_selection_forced_card_and_why_a_card_cannot_be_played(
     marked (clicked again: unmarked) and played by itself when the turn comes if legal; a
     card of the wrong suit says which suit to play and sends nothing; the only legal card
     is played without a click; the sounds are made.  The deal is the server's shuffle, and
-    about one in a hundred gives Ann no turn to click a card of the wrong suit at (two or
-    more cards of the suit led and another suit in hand): then the next deal is played too."""
+    about one in a hundred gives Ann no turn on which a card of the wrong suit can be
+    clicked (she must hold two or more cards of the suit led, and another suit): then the
+    next deal is played too."""
     server = start_server(WHIST_BOT_DELAY="0.6")
     ann = new_player(server, "Ann", width=1366, height=800)
     start_table(ann, auto_play=True, preselect=True, sound=True)
