@@ -20,7 +20,7 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   bound or table entry that decides a node gives its own value, a node whose cards all
   failed the best of their upper bounds.  The table keeps that bound and the root skips
   the tests it already answers.  Most tests prove no more than they ask: 0.3-0.7% fewer
-  nodes at 8 tricks (two seeds, both modes), 1-7% on four whole misère deals.
+  nodes at 8 tricks (three seeds, both modes), 1-7% on four whole misère deals.
 * At every trick start: trivial bounds (0..tricks left), sure-trick bounds (the leader's
   quick tricks, long cards included, with its partner's winners once the opponents hold
   no trumps, for most tricks: 6% fewer nodes at 13 tricks than top cards alone; trumps
