@@ -1659,8 +1659,8 @@ def _search(
                 # (in most tricks the quick tricks decide most of these nodes on fewer
                 # cards than every line depends on, which keeps the table's entries above
                 # them coarser: there this made 13-trick solves 20% slower)
-                h = _from_leader(hands, leader)
-                result, wres = _two_tricks(h, trump, (leader & 1) == root_side, target)
+                around = _from_leader(hands, leader)
+                result, wres = _two_tricks(around, trump, (leader & 1) == root_side, target)
                 val = target if result else target - 1
                 continue
             if not misere and pos == 1 and players == 4 and nblk == 0:
@@ -1845,8 +1845,8 @@ def _search(
                 and nblk == 0
                 and (d > 0 or only == 0)
             ):
-                h = _from_leader(hands, leader)
-                result, wres = _three_tricks(h, trump, (leader & 1) == root_side, target)
+                around = _from_leader(hands, leader)
+                result, wres = _three_tricks(around, trump, (leader & 1) == root_side, target)
                 val = target if result else target - 1
                 if frames[d, F_STORE] == 1:
                     _store(
