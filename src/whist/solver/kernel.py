@@ -102,7 +102,8 @@ Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and e
 (``whist.solver.Control``) and returns at once; the root keeps, for every card, the bounds
 its tests proved so far, which is what a stopped ``whist.solver.solve_bounds`` returns.
 
-``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
+``stats`` (for benchmarks and tuning): [0] nodes (a misère test played out line by line,
+two or three tricks from the end, counts as one), [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
 tricks left, [24] nodes at a trick start (what DDS counts as its nodes), [30] table cut-offs
 and [36] entries of the position found that did not decide the test, [31..34] sure-trick
