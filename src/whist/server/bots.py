@@ -37,7 +37,10 @@ STOPPED = (signal.SIGTERM, signal.SIGINT)
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PARENT_POLL_SECONDS = 0.5  # the portable watch on the server: how late a worker may notice
 GRACE_SECONDS = 3.0  # a terminated worker's time to die before it is killed (a loaded machine)
-HINT_GRACE = 2.0  # seconds a hint may run over its budget (the solvers' first load, a busy pool)
+# Seconds a hint may run over its budget (the solvers' first load, a busy pool).  A person
+# asking for one waits for it: with 2 s, CI on a machine loaded by a compile beside it
+# refused a hint at a table of one person and three bots as "try again".
+HINT_GRACE = 5.0
 # Seconds a pool's first thoughts wait, at most, for its warm-up (off their clocks). It takes
 # about a second; one that hangs (the solvers compiled anew after an upgrade, a stuck worker)
 # must not hold up every table's bots: past this they think anyway, and a thought that a
