@@ -68,12 +68,13 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   that costs less than the search with them.  One trick earlier, at three tricks left, a
   test the bounds and the table do not decide is played out the same way (``_three_tricks``:
   each line of the first trick, then ``_two_tricks``), and its answer stored: at 8 tricks in
-  misère that took 15-23% less time than searching it node by node (three seeds, the
-  quietest of five alternating runs; this machine's timings vary by a third between runs, so
-  each change was timed in turn with the code before it), and no time on whole misère deals
-  could measure.  (Played out before the table is probed, without storing it, it was no
-  faster than the search; searching three tricks left node by node without the table
-  searched 27% more nodes at 8 tricks, and on whole misère deals 13-20% more.)
+  misère that took 10-23% less time than searching it node by node, 11-15% on most of seven
+  seeds (the quietest of four to nine rounds, each timed in turn with the code before it:
+  this machine's timings vary by a third between runs); on whole misère deals it made no
+  difference that could be measured.  (Played out before the table is probed, without
+  storing it, it was no faster than the search; searching three tricks left node by node
+  without the table searched 27% more nodes at 8 tricks, and on whole misère deals 13-20%
+  more.)
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
   of each run is searched (and a result covering every card then depends on its rank).
   And once a card has been searched at a node, the other cards of its suit below the lowest
