@@ -40,7 +40,7 @@ fi
 # Translations: .po catalogues -> the server's .mo files and the client's /i18n/<lang>.json
 # (the JSON is committed too; compiling is deterministic, so this changes nothing there).
 .venv/bin/python scripts/i18n.py compile >/dev/null
-# The solver's numba kernel compiles once (about a minute) into its on-disk cache: do it here,
+# The solver's numba kernel compiles once (about two minutes) into its on-disk cache: do it here,
 # so that MASTER's first move at a table (or in the tests) does not pay for it. A no-op once
 # cached.
 .venv/bin/python -c "from whist.solver import solve; solve([1, 2, 4, 8], None, 0, [], True)"

@@ -772,8 +772,9 @@ def search_trace(
 ) -> SearchTrace:
     """For studies of the search (``bench/misere_headroom.py``): :func:`solve`, on this
     thread alone with a fresh table, with the nodes it searched, those move ordering spent
-    on cards tried first, and the first ``capacity`` trick starts it had to search: what a
-    stronger bound or a finer table entry could have spared."""
+    on cards tried first, and the first ``capacity`` trick starts it had to search (in
+    misère, not those two or three tricks from the end, which it plays out line by line):
+    what a stronger bound or a finer table entry could have spared."""
     if capacity < 1:
         raise ValueError(f"capacity must be at least 1, not {capacity!r}")
     position = check_position(hands, trump, leader, trick, None)

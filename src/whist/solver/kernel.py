@@ -64,15 +64,18 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   is sure to win (a ruff the third hand cannot beat, or the top card of the suit led) and,
   in no trump, the winner's top cards after it, when that decides the test.
 * Misère, four hands at the start of the last two tricks: every line is played out at once
-  (at most sixteen, :func:`_two_tricks`), with no bounds and no table: that costs less than
-  the search with them.  (One trick earlier, at three tricks left, leaving the table out
-  searched 27% more nodes at 8 tricks in misère and was no faster, and on whole misère
-  deals, where a probe costs more, 13-20% more nodes and 5-20% more time: not done.
-  Playing out, after the table, the tests at three tricks left that it does not decide, as
-  the last two are, took 10-23% less time at 8 tricks in misère (seven seeds, each timed in
-  turn with the code before it), but inlined into the search it made the kernel's compile
-  half as slow again (4.2 to 6.3 minutes) and CI 28.5 minutes: not kept until it is a
-  function the search calls.)
+  (at most sixteen, ``_two_tricks``, see :func:`_play_out`), with no bounds and no table:
+  that costs less than the search with them.  One trick earlier, at three tricks left, a
+  test the bounds and the table do not decide is played out the same way (``_three_tricks``:
+  each line of the first trick, then ``_two_tricks``), and its answer stored: at 8 tricks in
+  misère that took 8-10% less time than searching it node by node (six seeds, each position
+  timed 15 times by turns with the code before it, the fastest kept: this machine's timings
+  vary by a third from one minute to the next); on whole misère deals it made no
+  difference that could be measured.  As a function the search calls rather than inlines
+  it saved only half of that.  (Played out before the table is probed, without
+  storing it, it was no faster than the search; searching three tricks left node by node
+  without the table searched 27% more nodes at 8 tricks, and on whole misère deals 13-20%
+  more.)
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
   of each run is searched (and a result covering every card then depends on its rank).
   And once a card has been searched at a node, the other cards of its suit below the lowest
@@ -101,7 +104,8 @@ Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and e
 (``whist.solver.Control``) and returns at once; the root keeps, for every card, the bounds
 its tests proved so far, which is what a stopped ``whist.solver.solve_bounds`` returns.
 
-``stats`` (for benchmarks and tuning): [0] nodes, [1] table probes, [2..5] cut-offs by
+``stats`` (for benchmarks and tuning): [0] nodes (a misère test played out line by line,
+two or three tricks from the end, counts as one), [1] table probes, [2..5] cut-offs by
 position in the trick and [6..9] the summed index of the cutting card, [10 + n] nodes with n
 tricks left, [24] nodes at a trick start (what DDS counts as its nodes), [30] table cut-offs
 and [36] entries of the position found that did not decide the test, [31..34] sure-trick
@@ -113,7 +117,11 @@ Cost per node (this is the one place where speed rules over elegance):
 * Every helper is inlined by numba into the search (``inline="always"``), which then runs
   as one function with no calls.  The search itself is compiled with ``_nrt=False`` (numba's
   own switch, as in its ``register_jitable`` example): it allocates nothing, and without it
-  every array argument pays an atomic reference-count increment and decrement.
+  every array argument pays an atomic reference-count increment and decrement.  The price
+  is the compile: about 1.8 minutes for the search of the solves and as much again for the
+  search of a trace (one core, 2026), paid once into numba's cache.  ``solve_kernel`` hands
+  the search no variable that starts as a literal 0: numba compiled a search for each of
+  those too (the first solve compiled three searches, not one, and a trace two).
 * What a trick start needs is kept per trick (``lv``) instead of recomputed: the cards in
   play, the suit lengths and the owners of each suit's cards, each derived from the
   previous trick's by removing the four cards played.  Within a trick each frame keeps the
@@ -175,6 +183,9 @@ def _hib_codegen(typingctx: Any, x: Any) -> Any:
 
 # The CPU's bit instructions, as numba intrinsics (LLVM's ctpop and ctlz): cheaper than the
 # tables over 13-bit holdings they replace, which no longer crowd the cache.
+# np.int64 for a variable that must not start as a literal (see ``solve_kernel``), typed
+# as the int it is to mypy.
+_int64 = cast("Callable[[int], int]", np.int64)
 _popc = cast("Callable[[int], int]", intrinsic(_popc_codegen))  # number of set bits
 _hib = cast("Callable[[int], int]", intrinsic(_hib_codegen))  # highest set bit, -1 for 0
 
@@ -783,98 +794,136 @@ def _trick_winner(c0: int, c1: int, c2: int, c3: int, trump: int) -> tuple[int, 
 
 
 @_inline
-def _two_tricks_line(
-    hands: np.ndarray,
-    trump: int,
-    leader: int,
-    root_side: int,
-    a: int,
-    b: int,
-    c: int,
-    e: int,
-) -> tuple[int, int]:
-    """Four hands, two tricks left, misère: the score (the other side's tricks) of the line
-    whose first trick is ``a, b, c, e`` (from the leader round), and the cards of both tricks
-    whose ranks decided them."""
+def _from_leader(hands: np.ndarray, leader: int) -> tuple[int, int, int, int]:
+    """The four hands from ``leader`` round."""
+    return (
+        hands[leader],
+        hands[(leader + 1) & 3],
+        hands[(leader + 2) & 3],
+        hands[(leader + 3) & 3],
+    )
+
+
+_Hands4 = tuple[int, int, int, int]
+# A test of the tricks after a trick's line: (hands from the trick's leader round, trump,
+# the leader's side is the root side, target, the trick's four cards) -> (reached, the
+# cards whose ranks that depends on)
+_Leaf = Callable[[_Hands4, int, bool, int, int, int, int, int], tuple[bool, int]]
+
+
+def _play_out(leaf: _Leaf) -> Callable[[_Hands4, int, bool, int], tuple[bool, int]]:
+    """Misère, four hands ``h`` (from the leader round) at a trick start, no blockers: can
+    the root side (``max0``: the leader's) reach ``score >= target``, and the cards whose
+    ranks that depends on, with every line of this trick tried and ``leaf`` testing the
+    tricks after each.  Near the end of a deal that is cheaper than searching the lines
+    node by node.  As in the search, a hand that reaches its goal with one card depends on
+    that card's line alone, and one that cannot on every line.  Both sides want to lose
+    tricks, so each hand tries its lowest card of the suit led first (the leader its lowest
+    card), and a hand that cannot follow throws its highest first.  (The four levels are
+    written out, and each number of tricks left gets a function of its own: numba cannot
+    compile a recursive function.)"""
+
+    def lines(h: _Hands4, trump: int, max0: bool, target: int) -> tuple[bool, int]:
+        res0 = not max0
+        w0 = 0
+        m0 = h[0]
+        while m0 != 0:
+            a = _hib(m0 & -m0)
+            m0 ^= 1 << a
+            led = _SUIT[a]
+            res1 = max0  # the next hand, of the other side, wants the opposite of max0
+            w1 = 0
+            m1 = _follow(h[1], led)
+            while m1 != 0:
+                b = _hib(m1 & -m1) if _suit_bits(h[1], led) != 0 else _hib(m1)
+                m1 ^= 1 << b
+                res2 = not max0
+                w2 = 0
+                m2 = _follow(h[2], led)
+                while m2 != 0:
+                    c = _hib(m2 & -m2) if _suit_bits(h[2], led) != 0 else _hib(m2)
+                    m2 ^= 1 << c
+                    res3 = max0
+                    w3 = 0
+                    m3 = _follow(h[3], led)
+                    while m3 != 0:
+                        e = _hib(m3 & -m3) if _suit_bits(h[3], led) != 0 else _hib(m3)
+                        m3 ^= 1 << e
+                        ok, wl = leaf(h, trump, max0, target, a, b, c, e)
+                        if ok != max0:
+                            res3 = not max0
+                            w3 = wl
+                            break
+                        w3 |= wl
+                    if res3 == max0:
+                        res2 = max0
+                        w2 = w3
+                        break
+                    w2 |= w3
+                if res2 != max0:
+                    res1 = not max0
+                    w1 = w2
+                    break
+                w1 |= w2
+            if res1 == max0:
+                res0 = max0
+                w0 = w1
+                break
+            w0 |= w1
+        return res0, w0
+
+    # (not cached on its own: numba cannot cache a closure; the search it is inlined into is)
+    return cast(
+        Callable[[_Hands4, int, bool, int], tuple[bool, int]], numba.njit(inline="always")(lines)
+    )
+
+
+@_inline
+def _last_trick(
+    h: _Hands4, trump: int, max0: bool, target: int, a: int, b: int, c: int, e: int
+) -> tuple[bool, int]:
+    """Two tricks left: does the line whose first trick is ``a, b, c, e`` give the root side
+    ``score >= target`` (the score: the tricks of the side that is not the root side), and
+    the cards of both tricks whose ranks decided them."""
     win, w1 = _trick_winner(a, b, c, e, trump)
-    score = 1 if ((leader + win) & 1) != root_side else 0
+    score = 0 if ((win & 1) == 0) == max0 else 1
     # the last trick: each hand's other card, from the first trick's winner round
     rest = (
-        _hib(hands[leader] ^ (1 << a)),
-        _hib(hands[(leader + 1) & 3] ^ (1 << b)),
-        _hib(hands[(leader + 2) & 3] ^ (1 << c)),
-        _hib(hands[(leader + 3) & 3] ^ (1 << e)),
+        _hib(h[0] ^ (1 << a)),
+        _hib(h[1] ^ (1 << b)),
+        _hib(h[2] ^ (1 << c)),
+        _hib(h[3] ^ (1 << e)),
     )
     last, w2 = _trick_winner(
         rest[win], rest[(win + 1) & 3], rest[(win + 2) & 3], rest[(win + 3) & 3], trump
     )
-    if ((leader + win + last) & 1) != root_side:
+    if (((win + last) & 1) == 0) != max0:
         score += 1
-    return score, w1 | w2
+    return score >= target, w1 | w2
+
+
+_two_tricks = _play_out(_last_trick)
 
 
 @_inline
-def _two_tricks(
-    hands: np.ndarray, trump: int, leader: int, root_side: int, target: int
+def _last_two_tricks(
+    h: _Hands4, trump: int, max0: bool, target: int, a: int, b: int, c: int, e: int
 ) -> tuple[bool, int]:
-    """Misère, four hands at the start of the last two tricks, no blockers: can the root side
-    reach ``score >= target``, and the cards whose ranks that depends on.  Every card is
-    tried (two at most a hand): cheaper than searching the sixteen lines node by node.  As
-    in the search, a hand that reaches its goal with one card depends on that card's line
-    alone, and one that cannot on every line.  (The four levels are written out: numba
-    cannot cache a recursive function.)"""
-    h0 = hands[leader]
-    h1 = hands[(leader + 1) & 3]
-    h2 = hands[(leader + 2) & 3]
-    h3 = hands[(leader + 3) & 3]
-    max0 = (leader & 1) == root_side  # the leader and its partner; the others minimise
-    res0 = not max0
-    w0 = 0
-    m0 = h0
-    while m0 != 0:
-        a = _hib(m0)
-        m0 ^= 1 << a
-        led = _SUIT[a]
-        res1 = max0  # the next hand, of the other side, wants the opposite of max0
-        w1 = 0
-        m1 = _follow(h1, led)
-        while m1 != 0:
-            b = _hib(m1)
-            m1 ^= 1 << b
-            res2 = not max0
-            w2 = 0
-            m2 = _follow(h2, led)
-            while m2 != 0:
-                c = _hib(m2)
-                m2 ^= 1 << c
-                res3 = max0
-                w3 = 0
-                m3 = _follow(h3, led)
-                while m3 != 0:
-                    e = _hib(m3)
-                    m3 ^= 1 << e
-                    score, wl = _two_tricks_line(hands, trump, leader, root_side, a, b, c, e)
-                    if (score >= target) != max0:
-                        res3 = not max0
-                        w3 = wl
-                        break
-                    w3 |= wl
-                if res3 == max0:
-                    res2 = max0
-                    w2 = w3
-                    break
-                w2 |= w3
-            if res2 != max0:
-                res1 = not max0
-                w1 = w2
-                break
-            w1 |= w2
-        if res1 == max0:
-            res0 = max0
-            w0 = w1
-            break
-        w0 |= w1
-    return res0, w0
+    """Three tricks left: the test of the line whose first trick is ``a, b, c, e``, the last
+    two tricks played out from its winner."""
+    win, w = _trick_winner(a, b, c, e, trump)
+    ours = ((win & 1) == 0) == max0  # the root side won the trick
+    need = target if ours else target - 1
+    ok = need <= 0
+    if 0 < need <= 2:
+        g = (h[0] ^ (1 << a), h[1] ^ (1 << b), h[2] ^ (1 << c), h[3] ^ (1 << e))
+        g = (g[win], g[(win + 1) & 3], g[(win + 2) & 3], g[(win + 3) & 3])
+        ok, w2 = _two_tricks(g, trump, ours, need)
+        w |= w2
+    return ok, w
+
+
+_three_tricks = _play_out(_last_two_tricks)
 
 
 @_inline
@@ -1592,7 +1641,8 @@ def _search(
                 # (in most tricks the quick tricks decide most of these nodes on fewer
                 # cards than every line depends on, which keeps the table's entries above
                 # them coarser: there this made 13-trick solves 20% slower)
-                result, wres = _two_tricks(hands, trump, leader, root_side, target)
+                around = _from_leader(hands, leader)
+                result, wres = _two_tricks(around, trump, (leader & 1) == root_side, target)
                 val = target if result else target - 1
                 continue
             if not misere and pos == 1 and players == 4 and nblk == 0:
@@ -1769,6 +1819,35 @@ def _search(
                         continue
                     if best_card < 0:
                         best_card = near_card
+            if (
+                misere
+                and pos == 0
+                and left == 3
+                and players == 4
+                and nblk == 0
+                and (d > 0 or only == 0)
+            ):
+                around = _from_leader(hands, leader)
+                result, wres = _three_tricks(around, trump, (leader & 1) == root_side, target)
+                val = target if result else target - 1
+                if frames[d, F_STORE] == 1:
+                    _store(
+                        tt,
+                        hands,
+                        players,
+                        absolute,
+                        leader,
+                        gen,
+                        left,
+                        target,
+                        result,
+                        wres,
+                        -1,
+                        lv,
+                        flip,
+                        levels,
+                    )
+                continue
             if trace is not None and pos == 0 and d > 0 and trace[0, 0] + 1 < trace.shape[0]:
                 row = trace[0, 0] + 1
                 trace[0, 0] = row
@@ -2076,7 +2155,9 @@ def solve_kernel(
     rem = 0
     for h in range(players):
         rem |= hands[h]
-    table = 0
+    # (an int64, not a literal 0: numba would compile the search once more for each
+    # variable first typed as the literal 0, then as an integer)
+    table = _int64(0)
     for i in range(ntrick):
         table |= 1 << trick[left, i]
     hand = hands[seat]
@@ -2118,7 +2199,7 @@ def solve_kernel(
     # guess, from the guess one trick at a time (a close guess takes two or three tests) ...
     lo = 0
     hi = left
-    only = 0  # any card, or the root's cards in ``suits``
+    only = _int64(0)  # any card, or the root's cards in ``suits``
     if cnt == 1 or suits != 0:
         for i in range(cnt):
             only |= 1 << root_moves[i]
