@@ -73,9 +73,11 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   vary by a third from one minute to the next); on whole misère deals it made no
   difference that could be measured.  As a function the search calls rather than inlines
   it saved only half of that.  (Played out before the table is probed, without
-  storing it, it was no faster than the search; searching three tricks left node by node
-  without the table searched 27% more nodes at 8 tricks, and on whole misère deals 13-20%
-  more.)
+  storing it, it was no faster than the search; probed but not stored, 7% slower than
+  stored; searching three tricks left node by node without the table searched 27% more
+  nodes at 8 tricks, and on whole misère deals 13-20% more.  Played out one trick earlier
+  too, at four tricks left, it took 30% more time at 8 tricks: there the bounds and the
+  table at the next trick start decide too much to go without.)
 * Cards of one hand adjacent in rank among the cards still in play are equivalent: only one
   of each run is searched (and a result covering every card then depends on its rank).
   And once a card has been searched at a node, the other cards of its suit below the lowest
