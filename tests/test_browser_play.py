@@ -67,8 +67,10 @@ DEBUG_JS = """() => ({
 })"""
 
 
-def latest_state(player: Player) -> dict[str, Any] | None:
-    for frame in reversed(player.frames.received):
+def latest_state(player: Player, since: int = 0) -> dict[str, Any] | None:
+    """The newest state frame the page received (from frame ``since`` on), or None."""
+    received = player.frames.received  # (polled often: not copied)
+    for frame in (received[i] for i in range(len(received) - 1, since - 1, -1)):
         if frame.get("type") == "state":
             return frame
     return None
@@ -211,10 +213,8 @@ MAX_MATCHES = 3
 
 def match_over(player: Player, since: int) -> dict[str, Any] | None:
     """The newest state (of the frames from ``since`` on) when its match is over."""
-    state = latest_state(player)
-    received = player.frames.received
-    fresh = state is not None and any(frame is state for frame in received[since:])
-    return state if fresh and state is not None and state["view"]["over"] else None
+    state = latest_state(player, since)
+    return state if state is not None and state["view"]["over"] else None
 
 
 def turn_or_end(player: Player, since: int) -> Callable[[], dict[str, Any] | None]:
