@@ -811,68 +811,64 @@ _Hands4 = tuple[int, int, int, int]
 # the leader's side is the root side, target, the trick's four cards) -> (reached, the
 # cards whose ranks that depends on)
 _Leaf = Callable[[_Hands4, int, bool, int, int, int, int, int], tuple[bool, int]]
+# The same with the trick's cards so far as one tuple (-1: not played yet).
+_Step = Callable[[_Hands4, int, bool, int, _Hands4], tuple[bool, int]]
+
+
+def _hand_plays(k: int, after: _Step) -> _Step:
+    """The ``k``-th hand of a trick (from the leader) tries each card it may play, ``after``
+    testing the line from there: the test's answer and the cards its answer depends on.  As
+    in the search, a hand that reaches its goal with one card depends on that card's line
+    alone, and one that cannot on every line.  Both sides want to lose tricks, so the
+    leader tries its lowest card first, a hand that follows its lowest of the suit led, and
+    a hand that cannot follow throws its highest first.  (``k`` is a constant to numba: the
+    branches on it are compiled away.)"""
+
+    def plays(h: _Hands4, trump: int, max0: bool, target: int, trick: _Hands4) -> tuple[bool, int]:
+        want = max0 if k % 2 == 0 else not max0  # the leader's side wants max0
+        led = 0 if k == 0 else _SUIT[trick[0]]
+        follows = k == 0 or _suit_bits(h[k], led) != 0
+        cards = h[k] if k == 0 else _follow(h[k], led)
+        result = not want
+        depends = 0
+        while cards != 0:
+            x = _hib(cards & -cards) if follows else _hib(cards)
+            cards ^= 1 << x
+            played = (
+                x if k == 0 else trick[0],
+                x if k == 1 else trick[1],
+                x if k == 2 else trick[2],
+                x if k == 3 else trick[3],
+            )
+            ok, w = after(h, trump, max0, target, played)
+            if ok == want:
+                result = want
+                depends = w
+                break
+            depends |= w
+        return result, depends
+
+    return cast(_Step, numba.njit(inline="always")(plays))
 
 
 def _play_out(leaf: _Leaf) -> Callable[[_Hands4, int, bool, int], tuple[bool, int]]:
     """Misère, four hands ``h`` (from the leader round) at a trick start, no blockers: can
     the root side (``max0``: the leader's) reach ``score >= target``, and the cards whose
-    ranks that depends on, with every line of this trick tried and ``leaf`` testing the
-    tricks after each.  Near the end of a deal that is cheaper than searching the lines
-    node by node.  As in the search, a hand that reaches its goal with one card depends on
-    that card's line alone, and one that cannot on every line.  Both sides want to lose
-    tricks, so each hand tries its lowest card of the suit led first (the leader its lowest
-    card), and a hand that cannot follow throws its highest first.  (The four levels are
-    written out, and each number of tricks left gets a function of its own: numba cannot
-    compile a recursive function.)"""
+    ranks that depends on, with every line of this trick tried (``_hand_plays``) and
+    ``leaf`` testing the tricks after each.  Near the end of a deal that is cheaper than
+    searching the lines node by node.  (Each number of tricks left gets a function of its
+    own, and each hand of the trick a level: numba cannot compile a recursive function.)"""
+
+    def last(h: _Hands4, trump: int, max0: bool, target: int, trick: _Hands4) -> tuple[bool, int]:
+        return leaf(h, trump, max0, target, trick[0], trick[1], trick[2], trick[3])
+
+    step = cast(_Step, numba.njit(inline="always")(last))
+    for k in (3, 2, 1, 0):
+        step = _hand_plays(k, step)
+    first = step
 
     def lines(h: _Hands4, trump: int, max0: bool, target: int) -> tuple[bool, int]:
-        res0 = not max0
-        w0 = 0
-        m0 = h[0]
-        while m0 != 0:
-            a = _hib(m0 & -m0)
-            m0 ^= 1 << a
-            led = _SUIT[a]
-            res1 = max0  # the next hand, of the other side, wants the opposite of max0
-            w1 = 0
-            m1 = _follow(h[1], led)
-            while m1 != 0:
-                b = _hib(m1 & -m1) if _suit_bits(h[1], led) != 0 else _hib(m1)
-                m1 ^= 1 << b
-                res2 = not max0
-                w2 = 0
-                m2 = _follow(h[2], led)
-                while m2 != 0:
-                    c = _hib(m2 & -m2) if _suit_bits(h[2], led) != 0 else _hib(m2)
-                    m2 ^= 1 << c
-                    res3 = max0
-                    w3 = 0
-                    m3 = _follow(h[3], led)
-                    while m3 != 0:
-                        e = _hib(m3 & -m3) if _suit_bits(h[3], led) != 0 else _hib(m3)
-                        m3 ^= 1 << e
-                        ok, wl = leaf(h, trump, max0, target, a, b, c, e)
-                        if ok != max0:
-                            res3 = not max0
-                            w3 = wl
-                            break
-                        w3 |= wl
-                    if res3 == max0:
-                        res2 = max0
-                        w2 = w3
-                        break
-                    w2 |= w3
-                if res2 != max0:
-                    res1 = not max0
-                    w1 = w2
-                    break
-                w1 |= w2
-            if res1 == max0:
-                res0 = max0
-                w0 = w1
-                break
-            w0 |= w1
-        return res0, w0
+        return first(h, trump, max0, target, (-1, -1, -1, -1))
 
     # (not cached on its own: numba cannot cache a closure; the search it is inlined into is)
     return cast(
