@@ -442,8 +442,15 @@ def test_misere_forced_tricks_bound_brute_force(
     t = -1 if trump is None else trump
     for side in range(2):
         taken = mover if side == leader & 1 else tricks - mover
-        bound, _ = kernel._forced(arr, 4, t, leader, side, tricks)
+        bound, ranks = kernel._forced(arr, 4, t, leader, side, tricks, 1)
         assert bound <= taken, (hands, trump, leader, side, bound, taken)
+        if tricks >= 2:
+            # asked only whether the side takes every trick, it says so exactly when it would
+            every, every_ranks = kernel._forced(arr, 4, t, leader, side, tricks, 2)
+            if bound == tricks:
+                assert (every, every_ranks) == (bound, ranks)
+            else:
+                assert every < tricks
         top, _ = kernel._top_hand(arr, t, leader, side, tricks)
         assert top <= taken, (hands, trump, leader, side, top, taken)
 

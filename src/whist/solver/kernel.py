@@ -659,7 +659,7 @@ def _top_hand(hands: np.ndarray, trump: int, leader: int, side: int, left: int) 
 
 @_inline
 def _forced(
-    hands: np.ndarray, players: int, trump: int, leader: int, side: int, left: int
+    hands: np.ndarray, players: int, trump: int, leader: int, side: int, left: int, need: int
 ) -> tuple[int, int]:
     """Misère, at a trick start: tricks ``side`` (X) takes however it plays, when the other
     side (Y) plays to make it take them; and the cards that count depends on.  Both sides
@@ -677,7 +677,12 @@ def _forced(
       every card of that suit of one X hand, makes that hand win the trick.
     The winning ranks: the lowest card of each counted holding, so that a table entry fixes
     the owners of every card from it up.
-    Blockers change what may be played: callers skip this with blockers."""
+    Blockers change what may be played: callers skip this with blockers.  ``need``: the
+    fewest tricks that would decide the caller's test; from 2 up only every trick does, and
+    the tests for this trick alone are skipped (an answer under ``left`` then says only
+    that it is not ``left``): the same nodes, 2-3% less time at 8 tricks in misère (five
+    seeds)."""
+    every = need >= 2
     ts = trump >= 0
     if players == 4:
         ft, wt = _top_hand(hands, trump, leader, side, left)
@@ -708,6 +713,8 @@ def _forced(
                     return 0, 0
             if (_suit_bits(ys_all, s) >> low) != 0:
                 # X still takes the trick if each Y hand can play under L's lowest card
+                if every:
+                    return 0, 0
                 top = False
                 for y in (y1, y2):
                     ys = _suit_bits(y, s)
@@ -761,6 +768,8 @@ def _forced(
             wd |= 1 << (13 * s + low)
         if dom and can:
             return left, wd
+    if every:
+        return 0, 0
     for s in range(4):
         ls_ = _suit_bits(lead, s)
         if ls_ == 0:
@@ -1726,14 +1735,16 @@ def _search(
                         continue
                 if misere and nblk == 0:
                     # Tricks a side cannot avoid when the other side helps it to them.
-                    f_o, wf_o = _forced(hands, players, trump, leader, 1 - root_side, left)
+                    f_o, wf_o = _forced(hands, players, trump, leader, 1 - root_side, left, target)
                     if f_o >= target:
                         stats[37] += 1
                         result = True
                         val = f_o
                         wres = wf_o
                         continue
-                    f_r, wf_r = _forced(hands, players, trump, leader, root_side, left)
+                    f_r, wf_r = _forced(
+                        hands, players, trump, leader, root_side, left, left - target + 1
+                    )
                     if left - f_r < target:
                         stats[38] += 1
                         result = False
