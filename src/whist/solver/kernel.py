@@ -142,11 +142,12 @@ Cost per node (this is the one place where speed rules over elegance):
 * Measured, not yet done: numba checks every array index held in a signed variable for a
   negative value (Python's index from the end), which the search never uses; it skips the
   check for an unsigned index.  Casting all the variable indices of this module to unsigned
-  (about 380, ``frames[d, ...]`` alone 117 of them) searched the same nodes
-  in 6.2% less time at 8 tricks in misère (seeds 2092842200 and 771203, each position
-  timed 5 times by turns, the fastest kept), and casting only the 182 in ``_search``'s own
-  body 1.5-2.4%.  Worth doing with fewer, clearer casts (a row of ``frames`` read once per
-  step, say) rather than a cast at every index.
+  (about 380, ``frames[d, ...]`` alone 117 of them) searched the same nodes in 6.2% less
+  time at 8 tricks in misère (seeds 2092842200 and 771203, each position timed 5 times by
+  turns, the fastest kept); only the 182 in ``_search``'s own body, 1.5-2.4%; only the 85
+  of ``hands`` and the card tables (``_SUIT``, ``_RANK``), 2.1-2.8%.  The time is spread
+  over every kind of index, so it is worth doing only in a form that keeps the search
+  readable (a row of ``frames`` read once per step, say), not as a cast at every index.
 
 Where the time goes (``perf record``): at 8 tricks in misère (89 ns a node) it is spread
 over the whole search, with no part to win a large share back from; the dearest
