@@ -160,6 +160,15 @@ over the whole search, with no part to win a large share back from; the dearest
 instruction, the load of a probed bucket's header (a cache miss), takes 2.5% of the
 samples.  On a whole misère deal (13 tricks, about 300 ns a node) the table's probes take
 over half of it (see ``TT_WAYS``).
+
+Where the nodes go at 8 tricks in misère (seed 1029074727, 40 positions): 70% of them four
+and five tricks from the end (316,020 and 230,957 of 779,603).  Of the 103,909 trick starts
+three tricks from the end, the bounds and the table decide all but 22,390, whose play-outs
+(about 316 ns each, timed on random three-card hands) take about a tenth of the time: a
+faster play-out cannot win much.  Valuing every card searches 1.9-2.1 times the nodes of
+the value alone (two seeds), as DDS takes 1.85 times as long for every card as for the
+value (its ``solutions`` 3 against 1): the per-card tests are not where misère loses to
+DDS; its tree is.
 """
 
 from __future__ import annotations
