@@ -116,9 +116,8 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   towards the partner's second and third best, away from a guarded top card on the right),
   at its scale against ours: 1.8-4.8% fewer nodes on three seeds and 0.2% more on a fourth,
   on three fresh ones 3.1% and 4.1% fewer and 15% more, no time saved; at twice that scale
-  up to 9.7% more.  The killers
-  first, as in misère: 8-39% more nodes at 13 tricks (four seeds), though up to 16% fewer
-  on the no-trump positions alone.
+  up to 9.7% more.  The killers first, as in misère: 8-39% more nodes at 13 tricks (four
+  seeds), though up to 16% fewer on the no-trump positions alone.
 
 Stopping: the search and ``solve_kernel`` run without the GIL (``nogil``), and every
 ``POLL_NODES`` nodes the search reads a stop flag another thread may set in ``ctl``
