@@ -26,12 +26,18 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   quick tricks, long cards included, with its partner's winners once the opponents hold
   no trumps, for most tricks: 6% fewer nodes at 13 tricks than top cards alone; and a
   suit whose top cards the two hands share, cashed last, with the rest of it once the
-  opponents hold none: DDS settled some 10-trick no-trump starts of seed 1434304093 in a
-  hundredth of our nodes, with its partner's "communication" in such suits; here that
-  cut one such start's nodes fourfold, the seed's 13-trick nodes by 4.0% and its median
-  time by a fifth (3.54 to 2.81 times DDS's), 0.2-1.5% of the nodes of five other seeds,
-  whose median times moved by -25% to +7%; trumps
-  that beat all of the other side's, both modes; in misère, the tricks a side cannot avoid
+  opponents hold none (DDS's "communication" with the partner: DDS settled some 10- and
+  11-trick no-trump starts of seed 1434304093 with a hundredth of our nodes or fewer; this
+  cut one such start's trick starts fourfold, the seed's 13-trick nodes by 4.0% and its
+  median time by a fifth, 3.54 to 2.81 times DDS's; on five other seeds 0.2-1.5% of the
+  nodes, and on the four of them timed the median moved by -25% to +9%.  Not kept: the
+  shared suit while the opponents still hold trumps, each of them with a trump following
+  every round, -0.4% and -0.08% of the nodes, two seeds; DDS's "later tricks", that the
+  side on lead takes every trick left only by leading each in a suit it holds the top card
+  of, at most as often as its longer hand holds the suit: it decided 0.6% of the trick
+  starts, and changed the nodes by -0.5% and +3.0% at 13 tricks, -1.6% to 0% at 8 tricks
+  in misère, three seeds); trumps that
+  beat all of the other side's, both modes; in misère, the tricks a side cannot avoid
   when the other side helps it to them: this trick, or every trick when it holds only top
   cards, or when one of its hands holds only cards above all three others' of their suits
   and must win this trick.  (Two stronger ones did not pay.  A side on lead takes the trick
