@@ -622,6 +622,7 @@ def _quick_tricks(
             if total >= need:
                 return total, w
     if players == 4 and drawn:
+        # No trumps with the opponents (none, or the leader's top trumps draw theirs).
         # A suit whose top cards the side holds between its two hands (the leader's ace
         # and queen, the partner's king), cashed last: the leader cashes its own winners
         # in the other suits, then its winners of this one while the partner follows low,
@@ -679,13 +680,10 @@ def _quick_tricks(
                 wsplit = wcut
         if split >= need:
             return split, w | wsplit
-    if players == 4 and drawn:
-        # No trumps with the opponents (none, or the leader's top trumps draw theirs):
-        # after the leader's winners, a low card to the partner's top card, whose winners
-        # (long cards too, as the leader's) then all cash.  The partner keeps its winners
-        # through the leader's run if it has enough other cards to follow or throw, not
-        # counting its trumps (played on a side suit, one would take the lead).
-        partner = hands[(leader + 2) & 3]
+        # Else: after the leader's winners, a low card to the partner's top card, whose
+        # winners (long cards too, as the leader's) then all cash.  The partner keeps its
+        # winners through the leader's run if it has enough other cards to follow or
+        # throw, not counting its trumps (played on a side suit, one would take the lead).
         runs = 0
         throws = 0  # the partner's cards of side suits, winners counted aside
         wp = 0
@@ -695,9 +693,9 @@ def _quick_tricks(
             k = _top_run(ps, _suit_bits(rem, s))
             if k > 0:
                 wp |= _nth_card(rem, s, k)
-                if _suit_bits(hand, s) != 0:
-                    entry = True
                 ms = _suit_bits(hand, s)
+                if ms != 0:
+                    entry = True
                 if _longest_against(hands, players, leader, s) <= k:
                     # the partner's long cards, the leader's none left or all lower
                     if _popc(ms) <= k:
