@@ -39,7 +39,7 @@ a lower bound (``median_is_lower_bound``).  With two cores two threads solve a d
 suit by suit, as ``whist solve`` does (``threads``): wall-clock seconds on both cores.
 The median depends much on the deals drawn: with one version of the search, the 15 deals
 of seven fresh seeds gave medians from 0.71 s to 5.98 s (2026), so two versions of the
-search are compared on the same seed (``--seed``), never across runs.
+search are compared on the same seed (``--seed``), not across seeds.
 """
 
 from __future__ import annotations
