@@ -275,16 +275,17 @@ MAX_MOVES = 32  # per ply: hands hold at most 26 cards (two-hand games)
 REPLY_WEIGHT_MOST = 15
 REPLY_WEIGHT_MISERE = 1000
 VOID_REPLIES = 30
-# A no-trump misère lead's weights (see ``_misere_lead``), in hundredths of a log-odds of
-# refuting the test: per opponent void in the suit, per card of the leader's in it, for a
-# partner void in it, per card of the leader's above all of the opponents', per card the
-# opponents hold of it (up to 8 each), and per opponent's card below the card led.
-NT_LEAD_VOID = 85
-NT_LEAD_LENGTH = 50
-NT_LEAD_PARTNER_VOID = 63
-NT_LEAD_TOP = 26
-NT_LEAD_REPLY = 6
+# A no-trump misère lead's weights (see ``_misere_lead``): per opponent void in the suit,
+# per card of the leader's in it, for a partner void in it, per card of the leader's above
+# all of the opponents', per card the opponents hold of it (up to 8 each); per opponent's
+# card below the card led, and per rank of the card (lower first).
+NT_LEAD_VOID = 320
+NT_LEAD_LENGTH = 49
+NT_LEAD_PARTNER_VOID = 40
+NT_LEAD_TOP = 45
+NT_LEAD_REPLY = 27
 NT_LEAD_ABOVE = 22
+NT_LEAD_RANK = 3
 
 
 @_inline
@@ -1165,18 +1166,21 @@ def _misere_lead(hands: np.ndarray, seat: int, s: int) -> tuple[int, int]:
     and the opponents' cards of it.
 
     The replies alone (as with trumps) put a lead that refutes the test first at only 54-57%
-    of the trick starts the search searched four to seven tricks from the end (bench/solver.py's
-    8-trick no-trump positions, seeds 11-20 and 41-50, each lead valued exactly).  The best
-    no-trump leads are of the leader's short suits, of suits its partner lacks (which throws
-    its high cards) or in which the leader holds cards above all of the opponents', and
-    cards the opponents hold cards below (they cannot all duck them).  These weights, fitted
-    (a conditional logit) on random trick starts of seeds 11-40, put a refuting lead first at
-    68-70% of those searched trick starts.  The search then took 4-10% fewer no-trump nodes
-    at 8 tricks (seeds 101, 202, 303 and 404; on two fresh seeds 1.5% and 2.3% fewer misère
-    nodes in all), and whole 13-trick deals 1% and 7% fewer nodes and 14% and 26% less time
-    (8 deals each of seeds 415434938 and 16950900).  With trumps the same fit searched 1.5-9%
-    more nodes at 8 tricks (four seeds): not used there.  (The killers still come first:
-    without them 0.1-12% more nodes.)"""
+    of the trick starts the search searched four to seven tricks from the end
+    (bench/solver.py's 8-trick no-trump positions, seeds 11-20 and 41-50, each lead valued
+    exactly).  The best no-trump leads are of the leader's short suits, of suits its partner
+    lacks (which throws its high cards) or in which the leader holds cards above all of the
+    opponents', and cards the opponents hold cards below (they cannot all duck them).
+    Weights fitted (a conditional logit) to put a refuting lead first put one first at
+    68-70% of those trick starts, but searched about as many nodes as the replies alone (1%
+    fewer and 2% more on the no-trump positions of 200 each of seeds 101, 202, 303, 404 and
+    of 505, 606).  These are those weights tuned on the nodes themselves, a weight at a time
+    (8 tricks, seeds 101 to 404; 10 tricks, seeds 101 and 202): against the replies alone
+    5.0% and 4.8% fewer nodes there, and on fresh positions 2.9% fewer at 8 tricks (seeds
+    505, 606) and 5.6% at 10 (the same seeds).  Whole 13-trick deals (six of seed 16950900,
+    two threads) took 13% fewer nodes and a third less time.  With trumps the fitted weights
+    (with terms for ruffs) searched 0.1-8% more nodes at 8 tricks (four seeds): not used
+    there.  (The killers still come first: without them 0.1-12% more nodes.)"""
     mine = _suit_bits(hands[seat], s)
     o1 = _suit_bits(hands[(seat + 1) & 3], s)
     o3 = _suit_bits(hands[(seat + 3) & 3], s)
@@ -1294,7 +1298,7 @@ def _order(
                     # suits and the partner's cards, fitted before the replies came in, now
                     # changed the nodes by about 1% (8 and 13 tricks, two seeds) and cost
                     # more time.  In no trump, see ``_misere_lead``.
-                    key = NT_LEAD_ABOVE * _popc(their & ((1 << r) - 1)) - r
+                    key = NT_LEAD_ABOVE * _popc(their & ((1 << r) - 1)) - NT_LEAD_RANK * r
                 key -= lead_cost
             else:
                 wins = _beats(c, wcard, trump)
