@@ -106,8 +106,8 @@ Search (after Haglund & Hein, "Search algorithms for a bridge double dummy solve
   of a position that differs only in the owners of top cards: 6-8% fewer nodes at 13
   tricks), then per-seat heuristics (cash sure winners, lead to partner's winners or
   towards a ruff, win as cheaply as is safe, discard low; in misère the last two leads that
-  refuted a test at the trick first, then (in no trump by a fitted weighing of the suit
-  and card, ``_misere_lead``) the lowest card of a suit, duck under or throw
+  refuted a test at the trick first, then the lowest card of a suit (four hands: by a
+  weighing of the suit and the card tuned on the nodes, ``_misere_lead``), duck under or throw
   the highest card that still ducks, and treat a card an opponent still to play must beat
   as a duck).  Leads of suits the opponents hold few cards of come first, and of suits an
   opponent lacks last (as DDS weighs its leads): the opponents' cards are the replies to
@@ -275,17 +275,17 @@ MAX_MOVES = 32  # per ply: hands hold at most 26 cards (two-hand games)
 REPLY_WEIGHT_MOST = 15
 REPLY_WEIGHT_MISERE = 1000
 VOID_REPLIES = 30
-# A no-trump misère lead's weights (see ``_misere_lead``): per opponent void in the suit,
-# per card of the leader's in it, for a partner void in it, per card of the leader's above
-# all of the opponents', per card the opponents hold of it (up to 8 each); per opponent's
-# card below the card led, and per rank of the card (lower first).
-NT_LEAD_VOID = 320
-NT_LEAD_LENGTH = 49
-NT_LEAD_PARTNER_VOID = 40
-NT_LEAD_TOP = 45
-NT_LEAD_REPLY = 27
-NT_LEAD_ABOVE = 22
-NT_LEAD_RANK = 3
+# A four-hand misère lead's weights (see ``_misere_lead``), row 0 in no trump, row 1 with
+# trumps.  Per suit (a cost): each opponent void in it, each card of the leader's in it,
+# its partner void in it (less), each card of the leader's above all of the opponents'
+# (less), each card the opponents hold of it (up to 8 each), each opponent void in it who
+# holds trumps (a plain suit).  Per card (a gain): each of the opponents' cards below it,
+# and each rank lower.
+LEAD_VOID, LEAD_LENGTH, LEAD_PARTNER_VOID, LEAD_TOPS, LEAD_REPLY = range(5)
+LEAD_RUFF, LEAD_ABOVE, LEAD_RANK = range(5, 8)
+_LEAD_WEIGHTS = np.array(
+    [[320, 49, 40, 45, 27, 0, 22, 3], [320, 74, 48, 68, 34, 112, 16, 6]], dtype=np.int64
+)
 
 
 @_inline
@@ -1161,36 +1161,47 @@ def _code_card(code: int, inplay: int) -> int:
 
 
 @_inline
-def _misere_lead(hands: np.ndarray, seat: int, s: int) -> tuple[int, int]:
-    """A no-trump misère lead of suit ``s`` by ``seat``: the cost of the suit (lower first)
-    and the opponents' cards of it.
+def _misere_lead(hands: np.ndarray, seat: int, s: int, trump: int) -> tuple[int, int]:
+    """A four-hand misère lead of suit ``s`` by ``seat``: the cost of the suit (lower
+    first) and the opponents' cards of it (for the cards' own terms, in ``_order``).
 
-    The replies alone (as with trumps) put a lead that refutes the test first at only 54-57%
-    of the trick starts the search searched four to seven tricks from the end
-    (bench/solver.py's 8-trick no-trump positions, seeds 11-20 and 41-50, each lead valued
-    exactly).  The best no-trump leads are of the leader's short suits, of suits its partner
-    lacks (which throws its high cards) or in which the leader holds cards above all of the
-    opponents', and cards the opponents hold cards below (they cannot all duck them).
-    Weights fitted (a conditional logit) to put a refuting lead first put one first at
-    68-70% of those trick starts, but searched about as many nodes as the replies alone (1%
-    fewer and 2% more on the no-trump positions of 200 each of seeds 101, 202, 303, 404 and
-    of 505, 606).  These are those weights tuned on the nodes themselves, a weight at a time
-    (8 tricks, seeds 101 to 404; 10 tricks, seeds 101 and 202): against the replies alone
-    5.0% and 4.8% fewer nodes there, and on fresh positions 2.9% fewer at 8 tricks (seeds
-    505, 606) and 5.6% at 10 (the same seeds).  Whole 13-trick deals (six of seed 16950900,
-    two threads) took 13% fewer nodes and a third less time.  With trumps the fitted weights
-    (with terms for ruffs) searched 0.1-8% more nodes at 8 tricks (four seeds): not used
-    there.  (The killers still come first: without them 0.1-12% more nodes.)"""
+    Suits by their replies alone (as two hands still are: each opponent's card of the suit
+    is a reply to search, and a void opponent may throw any card) put a lead that refutes
+    the test first at only 54-57% of the trick starts the search searched four to seven
+    tricks from the end (bench/solver.py's 8-trick no-trump positions, seeds 11-20 and
+    41-50, each lead valued exactly).  The best no-trump leads are of the leader's short
+    suits, of suits its partner lacks (which throws its high cards) or in which the leader
+    holds cards above all of the opponents', and cards the opponents hold cards below (they
+    cannot all duck them).  Weights fitted (a conditional logit) to put a refuting lead
+    first put one first at 68-70% of those trick starts, but searched about as many nodes as
+    the replies alone (1% fewer and 2% more on the no-trump positions of 200 each of seeds
+    101, 202, 303, 404 and of 505, 606), and with trumps (with terms for ruffs) 0.1-8% more.
+    These are those terms tuned on the nodes themselves, a weight at a time, with the
+    replies' weight among them.  No trump (8 tricks, seeds 101 to 404; 10 tricks, seeds 101
+    and 202): against the replies alone 5.0% and 4.8% fewer nodes there, and on fresh
+    positions 2.9% fewer at 8 tricks (seeds 505, 606) and 5.6% at 10 (the same seeds); whole
+    13-trick deals (six of seed 16950900, two threads) took 13% fewer nodes and a third less
+    time, but on the fresh seed 2072359015 bench/solver.py's whole-deal median was the same
+    (2.34 s against 2.38 s).  With trumps (8 tricks, seeds 101, 202, 303): 3.0% fewer nodes
+    there, 3.5% on fresh ones (seeds 505, 606).  (The killers still come first: without them
+    0.1-12% more nodes in no trump.)"""
+    w = _LEAD_WEIGHTS[1 if trump >= 0 else 0]
     mine = _suit_bits(hands[seat], s)
     o1 = _suit_bits(hands[(seat + 1) & 3], s)
     o3 = _suit_bits(hands[(seat + 3) & 3], s)
     their = o1 | o3
-    voids = (1 if o1 == 0 else 0) + (1 if o3 == 0 else 0)
-    tops = _popc(mine >> (_hib(their) + 1)) if their != 0 else _popc(mine)
-    partner_void = 1 if _suit_bits(hands[(seat + 2) & 3], s) == 0 else 0
-    cost = NT_LEAD_VOID * voids + NT_LEAD_LENGTH * _popc(mine) - NT_LEAD_TOP * tops
-    cost += NT_LEAD_REPLY * (min(_popc(o1), 8) + min(_popc(o3), 8))
-    return cost - NT_LEAD_PARTNER_VOID * partner_void, their
+    cost = w[LEAD_LENGTH] * _popc(mine) + w[LEAD_REPLY] * (min(_popc(o1), 8) + min(_popc(o3), 8))
+    for o in (o1, o3):
+        if o == 0:
+            cost += w[LEAD_VOID]
+    for k in (1, 3):
+        h = hands[(seat + k) & 3]
+        if trump >= 0 and s != trump and _suit_bits(h, s) == 0 and _suit_bits(h, trump) != 0:
+            cost += w[LEAD_RUFF]
+    cost -= w[LEAD_TOPS] * (_popc(mine >> (_hib(their) + 1)) if their != 0 else _popc(mine))
+    if _suit_bits(hands[(seat + 2) & 3], s) == 0:
+        cost -= w[LEAD_PARTNER_VOID]
+    return cost, their
 
 
 @_inline
@@ -1249,9 +1260,9 @@ def _order(
         sv = _suit_bits(cands, s)
         rs = _suit_bits(rem, s)
         lead_cost = 0  # a lead's: see below (once a suit, not once a card)
-        their = 0  # the opponents' cards of the suit, for a no-trump misère lead
-        if misere and pos == 0 and sv != 0 and players == 4 and trump < 0:
-            lead_cost, their = _misere_lead(hands, seat, s)
+        their = 0  # the opponents' cards of the suit, for a four-hand misère lead
+        if misere and pos == 0 and sv != 0 and players == 4:
+            lead_cost, their = _misere_lead(hands, seat, s, trump)
         elif pos == 0 and sv != 0:
             # Fewer replies, a smaller tree: each opponent's card of the suit is a reply to
             # search, and an opponent without the suit may throw any card (DDS weighs its
@@ -1292,13 +1303,12 @@ def _order(
                             pt = hands[(seat + 2) & 3]
                             if _suit_bits(pt, s) == 0 and _suit_bits(pt, trump) != 0:
                                 key = 220 - r  # partner ruffs
+                elif players == 4:
+                    # misère lead: see ``_misere_lead``
+                    w = _LEAD_WEIGHTS[1 if trump >= 0 else 0]
+                    key = w[LEAD_ABOVE] * _popc(their & ((1 << r) - 1)) - w[LEAD_RANK] * r
                 else:
-                    # misère lead: with trumps the lowest card of its suit, the suits by their
-                    # replies (``lead_cost``); terms for cards the opponents must beat, short
-                    # suits and the partner's cards, fitted before the replies came in, now
-                    # changed the nodes by about 1% (8 and 13 tricks, two seeds) and cost
-                    # more time.  In no trump, see ``_misere_lead``.
-                    key = NT_LEAD_ABOVE * _popc(their & ((1 << r) - 1)) - NT_LEAD_RANK * r
+                    key = -r  # misère lead, two hands: the lowest card of a suit
                 key -= lead_cost
             else:
                 wins = _beats(c, wcard, trump)
