@@ -1181,10 +1181,13 @@ def _misere_lead(hands: np.ndarray, seat: int, s: int, trump: int) -> tuple[int,
     and 202): against the replies alone 5.0% and 4.8% fewer nodes there, and on fresh
     positions 2.9% fewer at 8 tricks (seeds 505, 606) and 5.6% at 10 (the same seeds); whole
     13-trick deals (six of seed 16950900, two threads) took 13% fewer nodes and a third less
-    time, but on the fresh seed 2072359015 bench/solver.py's whole-deal median was the same
-    (2.34 s against 2.38 s).  With trumps (8 tricks, seeds 101, 202, 303): 3.0% fewer nodes
-    there, 3.5% on fresh ones (seeds 505, 606).  (The killers still come first: without them
-    0.1-12% more nodes in no trump.)"""
+    time.  With trumps (8 tricks, seeds 101, 202, 303): 3.0% fewer nodes there, 3.5% on
+    fresh ones (seeds 505, 606).  (The killers still come first: without them 0.1-12% more
+    nodes in no trump.)  On fresh seeds bench/solver.py's whole-deal median (15 deals) was
+    1.42 s against 2.01 s before (seed 686761335; 12 of the 15 deals faster) and 2.34 s
+    against 2.38 s (seed 2072359015, the no-trump weights alone), and its 8-trick misère
+    nodes 0.5% fewer and 0.3% more: the lead order is not what keeps misère from DDS's speed
+    at 8 tricks."""
     w = _LEAD_WEIGHTS[1 if trump >= 0 else 0]
     mine = _suit_bits(hands[seat], s)
     o1 = _suit_bits(hands[(seat + 1) & 3], s)
