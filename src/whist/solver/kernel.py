@@ -1161,9 +1161,12 @@ def _code_card(code: int, inplay: int) -> int:
 
 
 @_inline
-def _misere_lead(hands: np.ndarray, seat: int, s: int, trump: int) -> tuple[int, int]:
+def _misere_lead(
+    hands: np.ndarray, seat: int, s: int, trump: int, w: np.ndarray
+) -> tuple[int, int]:
     """A four-hand misère lead of suit ``s`` by ``seat``: the cost of the suit (lower
-    first) and the opponents' cards of it (for the cards' own terms, in ``_order``).
+    first) and the opponents' cards of it (for the cards' own terms, in ``_order``).  ``w``:
+    the row of ``_LEAD_WEIGHTS`` for the denomination.
 
     Suits by their replies alone (as two hands still are: each opponent's card of the suit
     is a reply to search, and a void opponent may throw any card) put a lead that refutes
@@ -1188,7 +1191,6 @@ def _misere_lead(hands: np.ndarray, seat: int, s: int, trump: int) -> tuple[int,
     against 2.38 s (seed 2072359015, the no-trump weights alone), and its 8-trick misère
     nodes 0.5% fewer and 0.3% more: the lead order is not what keeps misère from DDS's speed
     at 8 tricks."""
-    w = _LEAD_WEIGHTS[1 if trump >= 0 else 0]
     mine = _suit_bits(hands[seat], s)
     o1 = _suit_bits(hands[(seat + 1) & 3], s)
     o3 = _suit_bits(hands[(seat + 3) & 3], s)
@@ -1231,6 +1233,7 @@ def _order(
     first, then ``killer`` and ``killer2`` (the last two leads that refuted a test here)."""
     n = 0
     side = _side(seat, players)
+    lead_w = _LEAD_WEIGHTS[1 if trump >= 0 else 0]  # a four-hand misère lead's weights
     led = -1
     wcard = -1
     partner_wins = False
@@ -1265,7 +1268,7 @@ def _order(
         lead_cost = 0  # a lead's: see below (once a suit, not once a card)
         their = 0  # the opponents' cards of the suit, for a four-hand misère lead
         if misere and pos == 0 and sv != 0 and players == 4:
-            lead_cost, their = _misere_lead(hands, seat, s, trump)
+            lead_cost, their = _misere_lead(hands, seat, s, trump, lead_w)
         elif pos == 0 and sv != 0:
             # Fewer replies, a smaller tree: each opponent's card of the suit is a reply to
             # search, and an opponent without the suit may throw any card (DDS weighs its
@@ -1308,8 +1311,7 @@ def _order(
                                 key = 220 - r  # partner ruffs
                 elif players == 4:
                     # misère lead: see ``_misere_lead``
-                    w = _LEAD_WEIGHTS[1 if trump >= 0 else 0]
-                    key = w[LEAD_ABOVE] * _popc(their & ((1 << r) - 1)) - w[LEAD_RANK] * r
+                    key = lead_w[LEAD_ABOVE] * _popc(their & ((1 << r) - 1)) - lead_w[LEAD_RANK] * r
                 else:
                     key = -r  # misère lead, two hands: the lowest card of a suit
                 key -= lead_cost
